@@ -1,0 +1,42 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a helper.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint format messages bench check-deploy clean
+
+# (Re)install when pyproject.toml changes: the stamp is older than it.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## Start the app on http://127.0.0.1:8000 with the demo data (embedded PostgreSQL unless DATABASE_URL).
+run: $(STAMP)
+	DEBUG=$${DEBUG:-1} exec $(BIN)/python manage.py start
+
+## Run the whole test suite against a real PostgreSQL (DATABASE_URL, or a throwaway embedded one).
+test: $(STAMP)
+	DEBUG=1 $(BIN)/python -m pytest $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+## Recompile the translations after editing locale/*/LC_MESSAGES/django.po (needs gettext).
+messages: $(STAMP)
+	DEBUG=1 $(BIN)/python manage.py makemessages -l en --no-location --ignore '.venv/*' --ignore 'tests/*'
+	DEBUG=1 $(BIN)/python manage.py compilemessages --ignore '.venv/*'
+
+## Speed measurements (ratios against a bare Django view, in one run).
+bench: $(STAMP)
+	DEBUG=1 $(BIN)/python -m pytest -p no:randomly tests/bench -q -s $(ARGS)
+
+clean:
+	rm -rf $(VENV) .pgdata staticfiles

@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from .models import User
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    fieldsets = (*BaseUserAdmin.fieldsets, (_("Préférences"), {"fields": ("language",)}))
+    list_display = ("username", "first_name", "last_name", "email", "is_staff", "language")

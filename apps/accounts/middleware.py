@@ -1,0 +1,29 @@
+from django.conf import settings
+from django.utils import translation
+
+
+def _supported(language: str | None) -> str | None:
+    return language if language in dict(settings.LANGUAGES) else None
+
+
+class UserLanguageMiddleware:
+    """Activate the viewer's language: their saved choice, else the cookie, else French.
+
+    Deliberately ignores the browser's Accept-Language: the table speaks French, and a phone
+    set to English must not switch the app unless its owner asks.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        language = (
+            _supported(getattr(request.user, "language", None))
+            or _supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+            or settings.LANGUAGE_CODE
+        )
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Language", language)
+        return response

@@ -1,0 +1,24 @@
+import os
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Prepare the database (migrate, seeds, demo) and serve the app for development."
+
+    def add_arguments(self, parser):
+        parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
+        parser.add_argument("--noreload", action="store_true")
+
+    def handle(self, *args, addrport: str, noreload: bool, **options):
+        # runserver's autoreloader re-runs this command in a child process (RUN_MAIN set)
+        # after every code change; the database is ready by then, so only serve.
+        if not os.environ.get("RUN_MAIN"):
+            call_command("migrate", interactive=False, verbosity=1)
+            call_command("seed")
+            call_command("demo")
+            self.stdout.write(
+                f"\nTablée: http://{addrport}/  (Ctrl-C stops the app and its database)\n"
+            )
+        call_command("runserver", addrport, use_reloader=not noreload)

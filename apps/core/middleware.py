@@ -1,0 +1,65 @@
+"""htmx plumbing, written once (C9): every view stays plain Django."""
+
+from django.contrib.messages import get_messages
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+from django_htmx.http import HttpResponseLocation
+
+
+class HtmxVaryMiddleware:
+    """A URL answers a full page or a fragment depending on HX-Request: caches must know."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+
+
+class HtmxRedirectMiddleware:
+    """Turn a redirect answering an htmx request into HX-Location (client-side navigation).
+
+    A plain 302 would be followed by the browser's XHR and its target swapped into the
+    element that made the request; HX-Location loads the target page as a navigation.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if request.htmx and not request.htmx.boosted and response.status_code in (301, 302):
+            location = HttpResponseLocation(response["Location"])
+            for name, value in response.cookies.items():
+                location.cookies[name] = value
+            return location
+        return response
+
+
+class HtmxMessagesMiddleware:
+    """Deliver pending messages with any htmx fragment, as an out-of-band swap of #messages."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            not request.htmx
+            or response.status_code in (204, 301, 302)
+            or "HX-Location" in response.headers
+            or "HX-Redirect" in response.headers
+            or not response.get("Content-Type", "").startswith("text/html")
+            or getattr(response, "streaming", False)
+        ):
+            return response
+        messages = list(get_messages(request))
+        if messages:
+            response.content += render_to_string(
+                "components/messages.html",
+                {"messages": messages, "oob": True},
+                request=request,
+            ).encode()
+        return response

@@ -1,0 +1,8 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("apps.core.urls")),
+    path("compte/", include("apps.accounts.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,23 @@
+"""Views that exist only to exercise the htmx plumbing from the outside."""
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.urls import include, path
+
+
+def fragment_with_message(request):
+    messages.success(request, "Enregistré.")
+    return HttpResponse('<p id="fragment">ok</p>')
+
+
+def redirect_with_message(request):
+    messages.success(request, "Parti ailleurs.")
+    return redirect("core:home")
+
+
+urlpatterns = [
+    path("fragment/", fragment_with_message),
+    path("redirect/", redirect_with_message),
+    path("", include("config.urls")),
+]

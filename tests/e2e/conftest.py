@@ -1,0 +1,86 @@
+"""Browser tests: Playwright driving the machine's Chromium (never a downloaded browser).
+
+Chromium is looked for at CHROMIUM_PATH, else /usr/bin/chromium. Without it the browser
+tests are skipped with one line — unless REQUIRE_BROWSER=1 (CI), where that is a failure.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
+DESKTOP = {"width": 1366, "height": 900}
+SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/tablee-screenshots"))
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",  # this machine's network is closed
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    path = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+    return path if Path(path).is_file() and os.access(path, os.X_OK) else None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "e2e" in item.path.parts:
+            item.add_marker(pytest.mark.browser)
+
+
+# Module scope: while Playwright runs, the test thread holds an event loop, which Django's
+# async-safety check would trip on in any other test; each module starts and stops its own.
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium_path()
+    if path is None:
+        reason = "no Chromium at CHROMIUM_PATH or /usr/bin/chromium"
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(f"REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        # The ORM calls a browser test makes from that thread are plain synchronous calls.
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        browser = playwright.chromium.launch(
+            executable_path=path, headless=True, args=CHROMIUM_FLAGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser, live_server):
+    """Open a fresh browser context at a viewport; collects console errors (CSP included)."""
+    contexts = []
+
+    def _open(viewport: dict, path: str = "/"):
+        context = browser.new_context(viewport=viewport, locale="en-US")
+        contexts.append(context)
+        page = context.new_page()
+        page.console_errors = []
+        page.on(
+            "console",
+            lambda message: message.type == "error" and page.console_errors.append(message.text),
+        )
+        page.set_default_timeout(10_000)
+        page.goto(live_server.url + path)
+        return page
+
+    yield _open
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
