@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "axes",
     "apps.core",
     "apps.accounts",
+    "apps.compendium",
 ]
 
 MIDDLEWARE = [
