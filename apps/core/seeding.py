@@ -12,7 +12,9 @@ Each file names a model, the fields that identify a row (its natural key) and th
     aptitudes = [["Baratin"], ["Filature"]]  # a many-to-many, a natural key per target
 
 Rows are created or updated with the values of the file; a row whose values already match
-is left untouched, so loading twice changes nothing. Files load in name order, so a file
+is left untouched, so loading twice changes nothing. With ``missing_only`` (what `make run`
+uses at every start) existing rows are never touched, so an admin's edits survive restarts.
+Files load in name order, so a file
 can refer to rows of an earlier one (prefix names with numbers).
 """
 
@@ -49,15 +51,15 @@ def seed_files(folder: Path) -> list[Path]:
 
 
 @transaction.atomic
-def load_seeds(folder: Path) -> SeedReport:
+def load_seeds(folder: Path, *, missing_only: bool = False) -> SeedReport:
     """Load every seed file of ``folder``; all or nothing."""
     report = SeedReport()
     for path in seed_files(folder):
-        load_seed_file(path, report)
+        load_seed_file(path, report, missing_only=missing_only)
     return report
 
 
-def load_seed_file(path: Path, report: SeedReport) -> None:
+def load_seed_file(path: Path, report: SeedReport, *, missing_only: bool = False) -> None:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         model = apps.get_model(data["model"])
@@ -66,15 +68,19 @@ def load_seed_file(path: Path, report: SeedReport) -> None:
         raise SeedError(f"{path.name}: {error}") from error
     for number, row in enumerate(data.get("rows", []), start=1):
         try:
-            report.add(_load_row(model, key_fields, row))
+            report.add(_load_row(model, key_fields, row, missing_only=missing_only))
         except (ValidationError, LookupError, ValueError, TypeError) as error:
             raise SeedError(f"{path.name}, row {number}: {error}") from error
 
 
-def _load_row(model: type[models.Model], key_fields: list[str], row: dict) -> str:
+def _load_row(
+    model: type[models.Model], key_fields: list[str], row: dict, *, missing_only: bool = False
+) -> str:
     values, many = _split_values(model, row)
     key = {name: values.pop(name) for name in key_fields}
     instance = model._default_manager.filter(**key).first()
+    if instance is not None and missing_only:
+        return "unchanged"
     outcome = "unchanged"
     if instance is None:
         instance = model(**key, **values)

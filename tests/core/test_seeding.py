@@ -16,11 +16,11 @@ permissions = []
 """
 
 
-def seed(folder) -> str:
+def seed(folder, **options) -> str:
     from io import StringIO
 
     out = StringIO()
-    call_command("seed", folder=folder, stdout=out)
+    call_command("seed", folder=folder, stdout=out, **options)
     return out.getvalue()
 
 
@@ -74,3 +74,16 @@ def test_the_project_seeds_load_twice_without_change(settings):
     seed(settings.BASE_DIR / "seeds")
     second = seed(settings.BASE_DIR / "seeds")
     assert " 0 created, 0 updated," in second
+
+
+@pytest.mark.django_db
+def test_missing_only_creates_new_rows_and_keeps_edited_ones(seeds):
+    seed(seeds)
+    meneurs = Group.objects.get(name="Meneurs")
+    meneurs.permissions.clear()  # an admin's edit
+    (seeds / "20_more.toml").write_text(
+        'model = "auth.Group"\nkey = ["name"]\n[[rows]]\nname = "Spectateurs"\n',
+        encoding="utf-8",
+    )
+    assert "1 created, 0 updated, 2 unchanged" in seed(seeds, missing_only=True)
+    assert not meneurs.permissions.exists()

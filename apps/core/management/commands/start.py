@@ -16,7 +16,8 @@ class Command(BaseCommand):
         # after every code change; the database is ready by then, so only serve.
         if not os.environ.get("RUN_MAIN"):
             call_command("migrate", interactive=False, verbosity=1)
-            call_command("seed")
+            # Only what is missing: the admin's edits of reference data survive restarts.
+            call_command("seed", missing_only=True)
             call_command("demo")
             self.stdout.write(
                 f"\nTablée: http://{addrport}/  (Ctrl-C stops the app and its database)\n"
