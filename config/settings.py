@@ -97,6 +97,8 @@ INSTALLED_APPS = [
     "apps.core",
     "apps.accounts",
     "apps.compendium",
+    "apps.campaigns",
+    "apps.characters",
 ]
 
 MIDDLEWARE = [

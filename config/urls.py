@@ -4,5 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("apps.core.urls")),
     path("compte/", include("apps.accounts.urls")),
+    path("campagnes/", include("apps.campaigns.urls")),
+    path("personnages/", include("apps.characters.urls")),
     path("admin/", admin.site.urls),
 ]

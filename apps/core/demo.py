@@ -46,3 +46,255 @@ def create_demo_accounts() -> list[DemoAccount]:
         user.save()
         created.append(account)
     return created
+
+
+# --- The demo table: one campaign per system, the demo players' PCs and a few NPCs ----------
+
+EW_DEMO_CAMPAIGN = "Les Ombres de Marseille"
+AETHORIA_DEMO_CAMPAIGN = "La Marche des Brumes"
+
+
+def _named(model, *names):
+    """The compendium rows with these names that exist (the seeds may not be loaded)."""
+    rows = {row.name: row for row in model.objects.filter(name__in=names)}
+    return [rows[name] for name in names if name in rows]
+
+
+def _one(model, name):
+    found = _named(model, name)
+    return found[0] if found else None
+
+
+def _ew_choices(archetype, values, specialties, traits=(), weapons=(), armour=None):
+    from apps.characters.services import EwChoices
+    from apps.compendium import models as compendium
+
+    levels = dict(specialties)
+    return EwChoices(
+        **values,
+        archetype=_one(compendium.EwArchetype, archetype),
+        specialties=[(s, levels[s.name]) for s in _named(compendium.EwSpecialty, *levels)],
+        traits=_named(compendium.EwTrait, *traits),
+        weapons=_named(compendium.EwWeapon, *weapons),
+        armour=_one(compendium.EwArmour, armour) if armour else None,
+    )
+
+
+def _aethoria_choices(values, skills, weapons=(), **magic):
+    from apps.characters.services import AethoriaChoices
+    from apps.compendium import models as compendium
+
+    ranks = dict(skills)
+    return AethoriaChoices(
+        **values,
+        **magic,
+        skills=[(s, ranks[s.name]) for s in _named(compendium.AethoriaSkill, *ranks)],
+        weapons=_named(compendium.AethoriaWeapon, *weapons),
+    )
+
+
+@transaction.atomic
+def create_demo_table() -> list[str]:
+    """Create the two demo campaigns unless the GM already has them; return those created.
+
+    Runs after `create_demo_accounts` (and after `seed`, whose compendium rows it uses when
+    they are there). Existing demo campaigns are never touched: the GM may have played them.
+    """
+    from apps.campaigns.models import Campaign, Role
+    from apps.campaigns.services import campaign_create, campaign_join, log_add
+    from apps.characters import services
+    from apps.characters.models import Character, EwSheet
+    from apps.compendium import models as compendium
+
+    users = {u.username: u for u in User.objects.filter(username__in=["mj", "alice", "bruno"])}
+    if len(users) < 3:
+        return []
+    gm, alice, bruno = users["mj"], users["alice"], users["bruno"]
+    existing = set(
+        Campaign.objects.filter(memberships__user=gm, memberships__role=Role.GM).values_list(
+            "name", flat=True
+        )
+    )
+    created = []
+
+    if EW_DEMO_CAMPAIGN not in existing:
+        campaign = campaign_create(
+            name=EW_DEMO_CAMPAIGN,
+            system="ew",
+            gm=gm,
+            description="1936. Les docks, la pègre corse et une cargaison qui n'aurait jamais "
+            "dû quitter Alexandrie.",
+        )
+        for player in (alice, bruno):
+            campaign_join(campaign=campaign, user=player)
+        lysandre = services.character_create_ew(
+            campaign=campaign,
+            owner=alice,
+            name="Lysandre Vey",
+            concept="détective privée, ancienne infirmière de guerre",
+            choices=_ew_choices(
+                "Investigateur",
+                {"phy": 6, "men": 8, "per": 8, "pre": 6},
+                [("Investigation", 3), ("Arme de poing", 2), ("Psychologie", 2), ("Médecine", 1)],
+                traits=("Mémoire eidétique", "Curiosité maladive"),
+                weapons=("Revolver",),
+            ),
+        )
+        marco = services.character_create_ew(
+            campaign=campaign,
+            owner=bruno,
+            name="Marco Bellandi",
+            concept="docker, boxeur, trop curieux",
+            choices=_ew_choices(
+                "Baroudeur",
+                {"phy": 9, "men": 5, "per": 7, "pre": 7},
+                [("Corps à corps", 3), ("Survie", 2), ("Intimidation", 2), ("Conduite", 1)],
+                traits=("Robustesse", "Recherché"),
+                weapons=("Batte de base-ball", "Pistolet"),
+                armour="Blouson de cuir",
+            ),
+        )
+        thug = services.character_create_ew(
+            campaign=campaign,
+            owner=None,
+            name="Homme de main",
+            concept="nervi de la bande Carbone",
+            is_template=True,
+            choices=_ew_choices(
+                None,
+                {"phy": 8, "men": 5, "per": 7, "pre": 8},
+                [("Arme blanche", 2), ("Corps à corps", 2)],
+                weapons=("Couteau",),
+            ),
+        )
+        services.npc_copy(template=thug, count=2)
+        garnier = services.character_create_ew(
+            campaign=campaign,
+            owner=None,
+            name="Commissaire Garnier",
+            concept="flic fatigué, honnête à sa façon",
+            choices=_ew_choices(
+                None,
+                {"phy": 6, "men": 7, "per": 8, "pre": 7},
+                [("Investigation", 4)],
+                weapons=("Pistolet",),
+            ),
+        )
+        Character.objects.filter(pk=garnier.pk).update(revealed=True)
+        # A rough first evening: Marco took a beating, Lysandre spent her luck.
+        EwSheet.objects.filter(pk=marco.pk).update(superficial_left=11, lethal_left=22)
+        EwSheet.objects.filter(pk=lysandre.pk).update(eclat=2)
+        services.xp_award(
+            campaign=campaign,
+            characters=[lysandre, marco],
+            amount=3,
+            reason="Scénario 1 : « Le cargo fantôme »",
+            by=gm,
+        )
+        log_add(campaign=campaign, text="Les personnages arrivent au port de la Joliette.", by=gm)
+        created.append(EW_DEMO_CAMPAIGN)
+
+    if AETHORIA_DEMO_CAMPAIGN not in existing:
+        campaign = campaign_create(
+            name=AETHORIA_DEMO_CAMPAIGN,
+            system="aethoria",
+            gm=gm,
+            description="Aux marches du royaume, la brume monte des marais et les villages se "
+            "vident.",
+        )
+        for player in (alice, bruno):
+            campaign_join(campaign=campaign, user=player)
+        god = compendium.AethoriaGod.objects.order_by("name").first()
+        maelle = services.character_create_aethoria(
+            campaign=campaign,
+            owner=alice,
+            name="Maëlle",
+            concept="marquée, guérisseuse itinérante",
+            choices=_aethoria_choices(
+                {
+                    "force": 4,
+                    "adresse": 6,
+                    "vitalite": 5,
+                    "concentration": 7,
+                    "intelligence": 6,
+                    "esprit": 7,
+                },
+                [
+                    ("Magie", 5),
+                    ("Premiers soins", 4),
+                    ("Dague", 3),
+                    ("Esquive", 3),
+                    ("Herboristerie", 4),
+                ],
+                weapons=("Dague",),
+                **({"magic_type": "marque", "god": god} if god else {}),
+            ),
+        )
+        torvald = services.character_create_aethoria(
+            campaign=campaign,
+            owner=bruno,
+            name="Torvald",
+            concept="ancien soldat, bûcheron",
+            choices=_aethoria_choices(
+                {
+                    "force": 8,
+                    "adresse": 6,
+                    "vitalite": 7,
+                    "concentration": 4,
+                    "intelligence": 4,
+                    "esprit": 5,
+                },
+                [("Hache", 6), ("Parade", 4), ("Endurance", 5), ("Survie", 3)],
+                weapons=("Hache",),
+            ),
+        )
+        brigand = services.character_create_aethoria(
+            campaign=campaign,
+            owner=None,
+            name="Brigand des marais",
+            is_template=True,
+            choices=_aethoria_choices(
+                {
+                    "force": 5,
+                    "adresse": 5,
+                    "vitalite": 5,
+                    "concentration": 3,
+                    "intelligence": 3,
+                    "esprit": 3,
+                },
+                [("Épée", 4), ("Esquive", 2)],
+                weapons=("Épée courte",),
+            ),
+        )
+        services.npc_copy(template=brigand, count=3)
+        services.character_create_aethoria(
+            campaign=campaign,
+            owner=None,
+            name="Dame Ysolde",
+            concept="châtelaine inquiète",
+            choices=_aethoria_choices(
+                {
+                    "force": 3,
+                    "adresse": 4,
+                    "vitalite": 4,
+                    "concentration": 6,
+                    "intelligence": 7,
+                    "esprit": 6,
+                },
+                [("Commandement", 5), ("Persuasion", 4)],
+            ),
+        )
+        Character.objects.filter(campaign=campaign, name="Dame Ysolde").update(revealed=True)
+        from apps.characters.models import AethoriaSheet
+
+        AethoriaSheet.objects.filter(pk=torvald.pk).update(pv=19, fatigue_physical=9)
+        AethoriaSheet.objects.filter(pk=maelle.pk).update(fatigue_mental=9)
+        services.xp_award(
+            campaign=campaign,
+            characters=[maelle, torvald],
+            amount=2,
+            reason="Le gué des Saules",
+            by=gm,
+        )
+        created.append(AETHORIA_DEMO_CAMPAIGN)
+    return created

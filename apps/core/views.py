@@ -1,5 +1,6 @@
 from django.contrib.auth.decorators import login_not_required
 from django.db import connection
+from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.views.decorators.cache import never_cache
@@ -10,8 +11,27 @@ from .http import HtmxHttpRequest
 
 @require_GET
 def home(request: HtmxHttpRequest) -> TemplateResponse:
-    """The landing page after login."""
-    return TemplateResponse(request, "core/home.html", {})
+    """The dashboard: my campaigns as GM and as player, each with its party at a glance."""
+    from apps.campaigns.models import Campaign, Role
+    from apps.characters.models import Character
+
+    party = Character.objects.pcs().with_sheets().with_xp().select_related("owner")
+    campaigns = list(
+        Campaign.objects.for_user(request.user)
+        .prefetch_related(Prefetch("characters", queryset=party, to_attr="party"))
+        .order_by("-created_at")
+    )
+    for campaign in campaigns:
+        house = campaign.house()
+        for character in campaign.party:
+            character.campaign = campaign  # share the viewer's role and avoid a query each
+            character.pool_rows = character.pool_view(house)
+            character.mine = character.owner_id == request.user.pk
+    context = {
+        "gm_campaigns": [c for c in campaigns if c.role == Role.GM],
+        "player_campaigns": [c for c in campaigns if c.role != Role.GM],
+    }
+    return TemplateResponse(request, "core/home.html", context)
 
 
 @login_not_required

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from apps.core.demo import DEMO_ACCOUNTS, create_demo_accounts
+from apps.core.demo import DEMO_ACCOUNTS, create_demo_accounts, create_demo_table
 
 
 class Command(BaseCommand):
@@ -12,3 +12,5 @@ class Command(BaseCommand):
         for account in DEMO_ACCOUNTS:
             note = " (new)" if account.username in created else ""
             self.stdout.write(f"  {account.role:8} {account.username} / {account.password}{note}")
+        for name in create_demo_table():
+            self.stdout.write(f"Demo campaign created: {name}")

@@ -1,0 +1,23 @@
+from django.urls import path
+
+from . import views
+
+app_name = "campaigns"
+
+urlpatterns = [
+    path("nouvelle/", views.campaign_create, name="create"),
+    path("rejoindre/", views.campaign_join_code, name="join_code"),
+    path("rejoindre/<str:code>/", views.campaign_join, name="join"),
+    path("<int:campaign_id>/", views.campaign_detail, name="detail"),
+    path("<int:campaign_id>/changements/", views.campaign_changes, name="changes"),
+    path("<int:campaign_id>/invitation/", views.campaign_invite_regenerate, name="invite"),
+    path(
+        "<int:campaign_id>/joueurs/<int:membership_id>/retirer/",
+        views.membership_remove,
+        name="member_remove",
+    ),
+    path("<int:campaign_id>/regles/", views.campaign_house_rules, name="house_rules"),
+    path("<int:campaign_id>/regles/table/", views.campaign_grid, name="grid"),
+    path("<int:campaign_id>/regles/table/defaut/", views.campaign_grid_reset, name="grid_reset"),
+    path("<int:campaign_id>/journal/", views.log_add, name="log_add"),
+]

@@ -1,0 +1,259 @@
+"""Campaign pages: creation, invitation, the campaign page, house rules, session log, live."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.core.http import HtmxHttpRequest
+
+from . import services
+from .access import get_campaign_for_user
+from .forms import CampaignForm, HouseRulesForm, JoinForm, LogEntryForm, ResolutionGridForm
+from .models import Campaign, Membership, Role
+
+LIVE_EVENT = "campaign-changed"
+# Regions of the campaign page that refresh themselves (DOM id = partial name, C8).
+DETAIL_REGIONS = {"party", "npcs", "log", "members", "encounters"}
+
+
+def announce_change(response: HttpResponse) -> HttpResponse:
+    """Tell the regions of this page to refresh (they listen to the event from the body)."""
+    response["HX-Trigger"] = LIVE_EVENT
+    return response
+
+
+def _region_template(request: HtmxHttpRequest, template: str, regions: set[str]) -> str:
+    target = request.htmx.target if request.htmx else None
+    return f"{template}#{target}" if target in regions else template
+
+
+def _url_or_none(name: str, *args) -> str | None:
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:  # the encounters app is optional to this one
+        return None
+
+
+def _encounters(campaign: Campaign, is_gm: bool) -> list:
+    """The campaign's encounters with the link the viewer may follow (console or table)."""
+    if not hasattr(campaign, "encounters"):
+        return []
+    encounters = campaign.encounters.order_by("-created_at")
+    if not is_gm:
+        encounters = encounters.filter(status__in=["running", "paused"])
+    rows = list(encounters[:20])
+    for encounter in rows:
+        encounter.url = _url_or_none(
+            "encounters:console" if is_gm else "encounters:table", encounter.pk
+        )
+    return rows
+
+
+def campaign_detail_context(request: HtmxHttpRequest, campaign: Campaign) -> dict:
+    """Exactly what the viewer may see of the campaign (C11)."""
+    from apps.characters.models import Character  # characters depend on campaigns, not back
+
+    is_gm = campaign.role == Role.GM
+    characters = Character.objects.for_campaign(campaign).with_sheets().with_xp()
+    party = list(characters.pcs().select_related("owner"))
+    house = campaign.house()
+    for character in party:
+        character.pool_rows = character.pool_view(house)
+    npcs = (
+        characters.npcs() if is_gm else characters.npcs().filter(revealed=True, is_template=False)
+    )
+    npcs = list(npcs)
+    for npc in npcs:
+        npc.pool_rows = npc.pool_view(house) if is_gm else []
+        npc.health_word = npc.health(house)
+    encounters = _encounters(campaign, is_gm)
+    return {
+        "campaign": campaign,
+        "is_gm": is_gm,
+        "party": party,
+        "my_characters": [c for c in party if c.owner_id == request.user.pk],
+        "npcs": npcs,
+        "members": (
+            campaign.memberships.select_related("user").order_by("role", "joined_at")
+            if is_gm
+            else []
+        ),
+        "join_url": request.build_absolute_uri(
+            reverse("campaigns:join", args=[campaign.invite_code])
+        ),
+        "log_entries": campaign.log_entries.select_related("author")[:30],
+        "log_form": LogEntryForm() if is_gm else None,
+        "encounters": encounters,
+        "new_encounter_url": _url_or_none("encounters:create", campaign.pk) if is_gm else None,
+        "live_url": reverse("campaigns:changes", args=[campaign.pk]),
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_create(request: HtmxHttpRequest) -> HttpResponse:
+    """Any logged-in user can start a campaign and becomes its GM."""
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = services.campaign_create(
+            name=form.cleaned_data["name"],
+            system=form.cleaned_data["system"],
+            description=form.cleaned_data["description"],
+            gm=request.user,
+        )
+        messages.success(request, _("Campagne créée. Invitez vos joueurs avec le lien."))
+        return redirect("campaigns:detail", campaign.pk)
+    return TemplateResponse(request, "campaigns/create.html", {"form": form})
+
+
+@require_GET
+def campaign_detail(request: HtmxHttpRequest, campaign_id: int) -> TemplateResponse:
+    """The campaign page: party, NPCs, log, invitation (GM), links."""
+    campaign = get_campaign_for_user(request, campaign_id)
+    template = _region_template(request, "campaigns/detail.html", DETAIL_REGIONS)
+    return TemplateResponse(request, template, campaign_detail_context(request, campaign))
+
+
+@require_GET
+def campaign_changes(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """The idle check of open screens: 204 while nothing changed, else the refreshed live
+    element and the ``campaign-changed`` event. Two queries with the user's."""
+    version = (
+        Campaign.objects.filter(pk=campaign_id, memberships__user=request.user)
+        .values_list("version", flat=True)
+        .first()
+    )
+    if version is None:
+        return HttpResponse(status=404)
+    if request.GET.get("v") == str(version):
+        return HttpResponse(status=204)
+    response = TemplateResponse(
+        request,
+        "components/live.html#live-element",
+        {"live_url": reverse("campaigns:changes", args=[campaign_id]), "version": version},
+    )
+    return announce_change(response)
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_join_code(request: HtmxHttpRequest) -> HttpResponse:
+    """Type the code the GM gave: goes to the invitation page."""
+    form = JoinForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        return redirect("campaigns:join", form.cleaned_data["code"])
+    return TemplateResponse(request, "campaigns/join_code.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_join(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The invitation link: shows the campaign, one button joins it (a GET never writes)."""
+    campaign = get_object_or_404(Campaign, invite_code=code.upper())
+    membership = Membership.objects.filter(campaign=campaign, user=request.user).first()
+    if request.method == "POST":
+        _membership, created = services.campaign_join(campaign=campaign, user=request.user)
+        if created:
+            messages.success(request, _("Bienvenue dans la campagne ! Créez votre personnage."))
+        return redirect("campaigns:detail", campaign.pk)
+    gm = campaign.memberships.select_related("user").filter(role=Role.GM).first()
+    return TemplateResponse(
+        request,
+        "campaigns/join.html",
+        {"campaign": campaign, "membership": membership, "gm": gm.user if gm else None},
+    )
+
+
+@require_POST
+def campaign_invite_regenerate(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """A new invitation code; the old link stops working."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    campaign.regenerate_invite_code()
+    messages.success(request, _("Nouveau lien d'invitation : l'ancien ne fonctionne plus."))
+    return redirect("campaigns:detail", campaign.pk)
+
+
+@require_POST
+def membership_remove(request: HtmxHttpRequest, campaign_id: int, membership_id: int):
+    """The GM removes a player (their characters stay in the campaign)."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    membership = get_object_or_404(
+        campaign.memberships.select_related("user", "campaign"),
+        pk=membership_id,
+        role=Role.PLAYER,
+    )
+    services.membership_remove(membership=membership)
+    messages.success(
+        request, _("%(name)s ne fait plus partie de la campagne.") % {"name": membership.user}
+    )
+    return redirect("campaigns:detail", campaign.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_house_rules(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM's settings page: every house rule of the system, checked by the rules engine."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    form = HouseRulesForm(request.POST or None, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        services.campaign_house_rules_set(campaign=campaign, house=form.house)
+        messages.success(request, _("Règles maison enregistrées."))
+        return redirect("campaigns:house_rules", campaign.pk)
+    template = "campaigns/house_rules.html"
+    if request.htmx:
+        template += "#house-rules-form"
+    return TemplateResponse(request, template, {"campaign": campaign, "form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_grid(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """EW only: the resolution table, one editable cell per NA × ND."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    if not campaign.is_ew:
+        return redirect("campaigns:house_rules", campaign.pk)
+    form = ResolutionGridForm(request.POST or None, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        services.campaign_house_rules_set(campaign=campaign, house=form.house)
+        messages.success(request, _("Table de résolution enregistrée."))
+        return redirect("campaigns:grid", campaign.pk)
+    context = {
+        "campaign": campaign,
+        "form": form,
+        "nds": range(form.size),
+        "is_default": campaign.house().resolution_grid is None,
+    }
+    return TemplateResponse(request, "campaigns/grid.html", context)
+
+
+@require_POST
+def campaign_grid_reset(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """Back to the default grid (the admin's default table, else the formula's)."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    if campaign.is_ew:
+        house = dataclasses.replace(campaign.house(), resolution_grid=services.default_grid())
+        services.campaign_house_rules_set(campaign=campaign, house=house)
+        messages.success(request, _("Table de résolution remise par défaut."))
+    return redirect("campaigns:grid", campaign.pk)
+
+
+@require_POST
+def log_add(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM writes a line in the session log."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    form = LogEntryForm(request.POST)
+    if form.is_valid():
+        services.log_add(campaign=campaign, text=form.cleaned_data["text"], by=request.user)
+        if not request.htmx:
+            return redirect("campaigns:detail", campaign.pk)
+        form = LogEntryForm()
+    elif not request.htmx:
+        messages.error(request, _("L'entrée du journal est vide ou trop longue."))
+        return redirect("campaigns:detail", campaign.pk)
+    context = campaign_detail_context(request, campaign)
+    context["log_form"] = form
+    # The log is the only region this changes, and it is the one swapped: no live event.
+    return TemplateResponse(request, "campaigns/detail.html#log", context)

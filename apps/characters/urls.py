@@ -1,0 +1,19 @@
+from django.urls import path
+
+from . import views
+
+app_name = "characters"
+
+urlpatterns = [
+    path("nouveau/<int:campaign_id>/", views.character_create, name="create"),
+    path("xp/<int:campaign_id>/", views.xp_award, name="xp_award"),
+    path("<int:character_id>/", views.character_detail, name="detail"),
+    path("<int:character_id>/eclat/", views.eclat_spend, name="eclat_spend"),
+    path("<int:character_id>/fatigue/", views.fatigue_spend, name="fatigue_spend"),
+    path("<int:character_id>/repos/", views.character_rest, name="rest"),
+    path("<int:character_id>/notes/", views.character_notes, name="notes"),
+    path("<int:character_id>/reveler/", views.character_reveal, name="reveal"),
+    path("<int:character_id>/copier/", views.npc_copy, name="npc_copy"),
+    path("<int:character_id>/xp/", views.xp_spend, name="xp_spend"),
+    path("<int:character_id>/xp/<int:entry_id>/annuler/", views.xp_undo, name="xp_undo"),
+]

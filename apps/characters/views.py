@@ -1,0 +1,368 @@
+"""Character pages: creation wizards, the sheet, spends from the sheet, rest, XP."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from apps.campaigns.access import get_campaign_for_user
+from apps.campaigns.models import Role
+from apps.core.http import HtmxHttpRequest
+from apps.rules import aethoria, ew
+from apps.rules.errors import InvalidCreation, RulesError
+
+from . import services
+from .access import get_character_for_user, require_gm
+from .forms import (
+    AethoriaCreationForm,
+    EclatSpendForm,
+    EwCreationForm,
+    FatigueSpendForm,
+    NotesForm,
+    RestForm,
+    XpAwardForm,
+    XpSpendForm,
+)
+from .models import Character, XpEntry, XpKind
+
+# --- Creation ---------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def character_create(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """The creation wizard of the campaign's system: a PC for a player, an NPC for the GM.
+
+    An htmx POST with ``check`` re-renders the counters and every error slot (as the user
+    types); a real submit saves only a sheet the rules engine accepts.
+    """
+    campaign = get_campaign_for_user(request, campaign_id)
+    npc = campaign.role == Role.GM
+    form_class = EwCreationForm if campaign.is_ew else AethoriaCreationForm
+    form = form_class(request.POST or None, campaign=campaign, npc=npc)
+    template = "characters/create_ew.html" if campaign.is_ew else "characters/create_aethoria.html"
+    context = {"campaign": campaign, "form": form, "npc": npc, "step_titles": form.step_titles}
+    if request.method == "POST" and request.POST.get("check"):
+        form.is_valid()
+        context["oob"] = True
+        context["aptitudes_changed"] = campaign.is_ew and request.POST.get(
+            "aptitudes_for", ""
+        ) != request.POST.get("archetype", "")
+        return TemplateResponse(request, f"{template}#creation-status", context)
+    if request.method == "POST" and form.is_valid():
+        create = (
+            services.character_create_ew if campaign.is_ew else services.character_create_aethoria
+        )
+        try:
+            character = create(
+                campaign=campaign,
+                name=form.cleaned_data["name"],
+                concept=form.cleaned_data["concept"],
+                choices=form.choices,
+                owner=None if npc else request.user,
+                is_template=bool(form.cleaned_data.get("is_template")),
+            )
+        except InvalidCreation as error:  # the form checked the same rules: a race at most
+            form.add_problems(error.problems)
+        else:
+            messages.success(request, _("%(name)s est prêt·e.") % {"name": character.name})
+            return redirect("characters:detail", character.pk)
+    return TemplateResponse(request, template, context)
+
+
+# --- The sheet --------------------------------------------------------------------------------
+
+
+def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
+    """Everything the sheet shows, computed by the engine, limited to what the viewer may see."""
+    campaign = character.campaign
+    house = campaign.house()
+    sheet = character.sheet
+    context = {
+        "character": character,
+        "campaign": campaign,
+        "sheet": sheet,
+        "pool_rows": character.pool_view(house),
+        "health": character.health(house),
+        "full_view": character.full_view,
+        "is_gm": character.is_gm,
+        "live_url": reverse("campaigns:changes", args=[campaign.pk]),
+    }
+    if not character.full_view:
+        return context
+    if campaign.is_ew:
+        derived = sheet.derived(house.rounding)
+        context.update(
+            derived=derived,
+            characteristics=[
+                (ew.CHARACTERISTIC_LABELS[name], getattr(sheet, name))
+                for name in ew.CHARACTERISTICS
+            ],
+            fields=[(name, getattr(derived, name)) for name in ew.FIELDS],
+            specialties=[
+                (rank, ew.specialty_label(rank.level))
+                for rank in sheet.specialties.select_related("specialty")
+            ],
+            powers=list(sheet.powers.select_related("power")),
+            traits=list(sheet.traits.all()),
+            aptitudes=list(sheet.aptitudes.all()),
+            weapons=list(sheet.weapons.all()),
+            wound_malus=sheet.pools().wound_malus,
+            eclat_form=EclatSpendForm(),
+        )
+    else:
+        derived = sheet.derived(house)
+        context.update(
+            derived=derived,
+            characteristics=[
+                (aethoria.CHARACTERISTIC_LABELS[name], getattr(sheet, name))
+                for name in services.AETHORIA_BASE_CHARACTERISTICS
+            ],
+            short_labels=True,
+            skills=list(sheet.skills.select_related("skill")),
+            weapons=list(sheet.weapons.all()),
+            armour_pieces=list(sheet.armour_pieces.prefetch_related("coverages")),
+            fatigue_form=FatigueSpendForm(),
+        )
+    entries = list(character.xp_entries.select_related("created_by", "cancelled_by"))
+    context.update(
+        xp_balance=sum(e.amount for e in entries),
+        xp_entries=entries,
+        rest_form=RestForm() if character.is_gm else None,
+        notes_form=NotesForm(instance=character, is_gm=character.is_gm),
+    )
+    return context
+
+
+@require_GET
+def character_detail(request: HtmxHttpRequest, character_id: int) -> TemplateResponse:
+    """The sheet (full for its owner and the GM, public for the rest of the table)."""
+    character = get_character_for_user(request, character_id)
+    template = "characters/sheet.html"
+    if request.htmx and request.htmx.target == "sheet":
+        template += "#sheet"
+    return TemplateResponse(request, template, sheet_context(request, character))
+
+
+def _sheet_response(request: HtmxHttpRequest, character: Character, form_name: str = "", form=None):
+    """After an action: the refreshed sheet for htmx, else a redirect to it."""
+    if not request.htmx:
+        return redirect("characters:detail", character.pk)
+    character = get_character_for_user(request, character.pk)
+    context = sheet_context(request, character)
+    if form is not None:
+        context[form_name] = form
+    # No live event here: this answer is the refreshed sheet, and the region that would listen
+    # is the one being swapped; other screens learn of the change from their live check.
+    return TemplateResponse(request, "characters/sheet.html#sheet", context)
+
+
+def _refused(request, character, form, form_name, error: RulesError, field: str):
+    """A rules refusal: the message next to the field, nothing changed."""
+    form.add_error(field if field in form.fields else None, error.message)
+    if not request.htmx:
+        messages.error(request, error.message)
+    return _sheet_response(request, character, form_name, form)
+
+
+@require_POST
+def eclat_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """EW: the owner (or the GM) spends a point d'éclat for a coup de pouce du destin."""
+    character = get_character_for_user(request, character_id, write=True)
+    form = EclatSpendForm(request.POST)
+    if not character.campaign.is_ew or not form.is_valid():
+        return _sheet_response(request, character, "eclat_form", form)
+    try:
+        services.eclat_spend(character=character, by=request.user, note=form.cleaned_data["note"])
+    except RulesError as error:
+        return _refused(request, character, form, "eclat_form", error, "note")
+    return _sheet_response(request, character)
+
+
+@require_POST
+def fatigue_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """Aethoria: the owner (or the GM) pays 1 to 3 fatigue points for extra dice."""
+    character = get_character_for_user(request, character_id, write=True)
+    form = FatigueSpendForm(request.POST)
+    if character.campaign.is_ew or not form.is_valid():
+        return _sheet_response(request, character, "fatigue_form", form)
+    try:
+        services.fatigue_spend(
+            character=character,
+            kind=form.cleaned_data["kind"],
+            count=form.cleaned_data["count"],
+            by=request.user,
+        )
+    except RulesError as error:
+        return _refused(request, character, form, "fatigue_form", error, "count")
+    return _sheet_response(request, character)
+
+
+@require_POST
+def character_notes(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The owner edits name, concept and notes; the GM also their private notes."""
+    character = get_character_for_user(request, character_id, write=True)
+    form = NotesForm(request.POST, instance=character, is_gm=character.is_gm)
+    if form.is_valid():
+        form.save()
+        character.campaign.touch()
+        if not request.htmx:
+            messages.success(request, _("Fiche enregistrée."))
+    elif not request.htmx:
+        messages.error(request, _("Le nom est obligatoire (80 caractères au plus)."))
+    return _sheet_response(request, character, "notes_form", None if form.is_valid() else form)
+
+
+@require_POST
+def character_rest(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The GM restores PV and éclat/fatigue after a rest."""
+    character = get_character_for_user(request, character_id, write=True)
+    require_gm(character)
+    form = RestForm(request.POST)
+    if form.is_valid():
+        services.character_rest(character=character, by=request.user, **form.cleaned_data)
+    return _sheet_response(request, character)
+
+
+@require_POST
+def character_reveal(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The GM shows an NPC to the players, or hides it again."""
+    character = get_character_for_user(request, character_id, write=True)
+    require_gm(character)
+    if not character.is_pc:
+        character.revealed = not character.revealed
+        character.save(update_fields=["revealed"])
+        character.campaign.touch()
+    return _sheet_response(request, character)
+
+
+@require_POST
+def npc_copy(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The GM makes N copies of an NPC (a template typically)."""
+    character = get_character_for_user(request, character_id, write=True)
+    require_gm(character)
+    try:
+        count = int(request.POST.get("count", 1))
+    except ValueError:
+        count = 0
+    if character.is_pc or not 1 <= count <= 20:
+        messages.error(request, _("Entre 1 et 20 copies d'un PNJ."))
+        return redirect("characters:detail", character.pk)
+    copies = services.npc_copy(template=character, count=count)
+    messages.success(
+        request,
+        _("%(count)s PNJ créé(s) d'après %(name)s.")
+        % {"count": len(copies), "name": character.name},
+    )
+    return redirect("campaigns:detail", character.campaign_id)
+
+
+# --- Experience -------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def xp_award(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM gives XP to one, several or all PCs, with a reason."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    form = XpAwardForm(request.POST or None, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        services.xp_award(
+            campaign=campaign,
+            characters=form.cleaned_data["characters"],
+            amount=form.cleaned_data["amount"],
+            reason=form.cleaned_data["reason"],
+            by=request.user,
+        )
+        messages.success(request, _("XP distribués."))
+        return redirect("campaigns:detail", campaign.pk)
+    return TemplateResponse(
+        request, "characters/xp_award.html", {"campaign": campaign, "form": form}
+    )
+
+
+def spend_options(character: Character) -> list[tuple[str, str]]:
+    """Every improvement the character may buy now, with its XP cost (the engine's)."""
+    sheet = character.ew
+    house = character.campaign.house()
+    balance = character.xp_balance()
+    options = []
+
+    def add(value: str, improvement: services.Improvement, label: str) -> None:
+        try:
+            cost, _record = services.xp_cost(sheet, improvement, house)
+        except RulesError:
+            return  # at the limit: not offered
+        short = _(" (XP insuffisants)") if cost > balance else ""
+        options.append((value, f"{label} — {cost} XP{short}"))
+
+    for name in ew.CHARACTERISTICS:
+        value = getattr(sheet, name)
+        label = f"{ew.CHARACTERISTIC_LABELS[name]} {value} → {value + 1}"
+        add(f"characteristic:{name}", services.Improvement("characteristic", name=name), label)
+    from apps.compendium.models import EwSpecialty
+
+    levels = {r.specialty_id: r.level for r in sheet.specialties.all()}
+    for specialty in EwSpecialty.objects.all():
+        level = levels.get(specialty.pk, 0)
+        label = f"{specialty.name} {level} → {level + 1}"
+        add(
+            f"specialty:{specialty.pk}",
+            services.Improvement("specialty", target_id=specialty.pk),
+            label,
+        )
+    for rank in sheet.powers.select_related("power"):
+        label = f"{rank.power.name} {rank.level} → {rank.level + 1}"
+        add(f"power:{rank.power_id}", services.Improvement("power", target_id=rank.power_id), label)
+    if sheet.eclat < sheet.eclat_max:
+        label = _("Racheter 1 point d'éclat (%(now)s → %(next)s)") % {
+            "now": sheet.eclat,
+            "next": sheet.eclat + 1,
+        }
+        add("eclat:1", services.Improvement("eclat", count=1), label)
+    return options
+
+
+@require_http_methods(["GET", "POST"])
+def xp_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The owner buys an improvement with XP; limits and costs from the rules engine."""
+    character = get_character_for_user(request, character_id, write=True)
+    if not character.campaign.is_ew:
+        messages.info(request, _("Les règles d'Aethoria ne fixent pas de coûts en XP."))
+        return redirect("characters:detail", character.pk)
+    form = XpSpendForm(request.POST or None, options=spend_options(character))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.xp_spend(
+                character=character, improvement=form.cleaned_data["improvement"], by=request.user
+            )
+        except RulesError as error:
+            form.add_error("improvement", error.message)
+        else:
+            messages.success(request, _("Amélioration achetée."))
+            return redirect("characters:detail", character.pk)
+    context = {
+        "character": character,
+        "campaign": character.campaign,
+        "form": form,
+        "xp_balance": character.xp_balance(),
+    }
+    return TemplateResponse(request, "characters/xp_spend.html", context)
+
+
+@require_POST
+def xp_undo(request: HtmxHttpRequest, character_id: int, entry_id: int) -> HttpResponse:
+    """The GM cancels an XP spend: the sheet goes back and the XP returns."""
+    character = get_character_for_user(request, character_id, write=True)
+    require_gm(character)
+    entry = get_object_or_404(XpEntry, pk=entry_id, character=character, kind=XpKind.SPEND)
+    try:
+        services.xp_spend_undo(entry=entry, by=request.user)
+    except RulesError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Dépense annulée, XP rendus."))
+    return _sheet_response(request, character)

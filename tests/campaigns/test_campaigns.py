@@ -1,0 +1,319 @@
+"""Campaign pages through HTTP: creation, invitation, house rules, grid, log, live updates."""
+
+import pytest
+from django.urls import reverse
+
+from apps.campaigns.models import Campaign, LogEntry, Membership, Role
+from apps.rules import ew
+from tests.characters.factories import CharacterFactory, NpcFactory
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def test_a_user_creates_a_campaign_and_becomes_its_gm(client, user):
+    client.force_login(user)
+    response = client.post(
+        reverse("campaigns:create"), {"name": "Les Ombres", "system": "aethoria"}
+    )
+    campaign = Campaign.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("campaigns:detail", args=[campaign.pk])
+    assert campaign.memberships.get().role == Role.GM
+    assert campaign.house_rules["pv_multiplier"] == 2  # defaults stored from the start
+
+
+def test_an_invalid_campaign_is_refused_next_to_the_field(client, user):
+    client.force_login(user)
+    response = client.post(reverse("campaigns:create"), {"name": "", "system": "gurps"})
+    assert response.status_code == 200
+    assert response.context["form"].errors.keys() == {"name", "system"}
+    assert not Campaign.objects.exists()
+
+
+def test_the_invitation_link_shows_the_campaign_and_joining_takes_a_click(
+    client, campaign, outsider
+):
+    client.force_login(outsider)
+    url = reverse("campaigns:join", args=[campaign.invite_code])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert campaign.name in page.text
+    assert not Membership.objects.filter(user=outsider).exists()  # a GET never joins
+    response = client.post(url)
+    assert response["Location"] == reverse("campaigns:detail", args=[campaign.pk])
+    assert Membership.objects.get(user=outsider, campaign=campaign).role == Role.PLAYER
+
+
+def test_joining_twice_changes_nothing_and_the_gm_stays_gm(client, campaign, gm, player):
+    url = reverse("campaigns:join", args=[campaign.invite_code])
+    for user in (gm, player):
+        client.force_login(user)
+        client.post(url)
+    assert campaign.memberships.count() == 3
+    assert campaign.memberships.get(user=gm).role == Role.GM
+
+
+def test_a_typed_code_is_forgiving_about_case_and_spaces(client, campaign, outsider):
+    client.force_login(outsider)
+    code = campaign.invite_code
+    response = client.post(
+        reverse("campaigns:join_code"), {"code": f" {code[:4].lower()} {code[4:]}"}
+    )
+    assert response["Location"] == reverse("campaigns:join", args=[code])
+
+
+def test_a_wrong_code_is_told_and_a_wrong_link_is_404(client, campaign, outsider):
+    client.force_login(outsider)
+    response = client.post(reverse("campaigns:join_code"), {"code": "NOPE1234"})
+    assert response.status_code == 200
+    assert response.context["form"].errors["code"]
+    assert client.get(reverse("campaigns:join", args=["NOPE1234"])).status_code == 404
+
+
+def test_regenerating_the_invitation_kills_the_old_link(client, campaign, gm, outsider):
+    old = campaign.invite_code
+    client.force_login(gm)
+    client.post(reverse("campaigns:invite", args=[campaign.pk]))
+    campaign.refresh_from_db()
+    assert campaign.invite_code != old
+    client.force_login(outsider)
+    assert client.get(reverse("campaigns:join", args=[old])).status_code == 404
+
+
+def test_the_gm_removes_a_player_who_then_sees_404(client, campaign, gm, player):
+    membership = campaign.memberships.get(user=player)
+    client.force_login(gm)
+    response = client.post(reverse("campaigns:member_remove", args=[campaign.pk, membership.pk]))
+    assert response.status_code == 302
+    assert not Membership.objects.filter(pk=membership.pk).exists()
+    client.force_login(player)
+    assert client.get(reverse("campaigns:detail", args=[campaign.pk])).status_code == 404
+
+
+def test_the_gm_membership_cannot_be_removed(client, campaign, gm):
+    membership = campaign.memberships.get(user=gm)
+    client.force_login(gm)
+    url = reverse("campaigns:member_remove", args=[campaign.pk, membership.pk])
+    assert client.post(url).status_code == 404
+    assert Membership.objects.filter(pk=membership.pk).exists()
+
+
+# --- The campaign page ------------------------------------------------------------------------
+
+
+def test_players_see_the_party_and_revealed_npcs_only(client, campaign, player):
+    CharacterFactory(campaign=campaign, owner=player, name="Iseult")
+    NpcFactory(campaign=campaign, name="Le Sbire Caché")
+    NpcFactory(campaign=campaign, name="La Baronne", revealed=True)
+    client.force_login(player)
+    body = client.get(reverse("campaigns:detail", args=[campaign.pk])).text
+    assert "Iseult" in body and "La Baronne" in body
+    assert "Le Sbire Caché" not in body
+    assert campaign.invite_code not in body  # the invitation is the GM's
+
+
+def test_the_gm_sees_everything_with_the_invitation(client, campaign, gm):
+    NpcFactory(campaign=campaign, name="Le Sbire Caché")
+    client.force_login(gm)
+    body = client.get(reverse("campaigns:detail", args=[campaign.pk])).text
+    assert "Le Sbire Caché" in body and campaign.invite_code in body
+
+
+def test_a_region_asked_by_htmx_comes_alone(client, campaign, player):
+    CharacterFactory(campaign=campaign, owner=player, name="Iseult")
+    client.force_login(player)
+    response = client.get(
+        reverse("campaigns:detail", args=[campaign.pk]), HTTP_HX_TARGET="party", **HTMX
+    )
+    assert response.text.lstrip().startswith('<section id="party"')
+    assert "<html" not in response.text and "Iseult" in response.text
+
+
+def test_campaign_page_queries_do_not_grow_with_the_party(
+    client, campaign, gm, django_assert_num_queries
+):
+    for _ in range(12):
+        CharacterFactory(campaign=campaign)
+    for _ in range(5):
+        NpcFactory(campaign=campaign)
+    client.force_login(gm)
+    # user, campaign+role, PCs, NPCs, encounters, members, log
+    with django_assert_num_queries(7):
+        response = client.get(reverse("campaigns:detail", args=[campaign.pk]))
+    assert response.status_code == 200
+
+
+def test_the_gm_writes_in_the_log_with_htmx(client, campaign, gm):
+    client.force_login(gm)
+    response = client.post(
+        reverse("campaigns:log_add", args=[campaign.pk]), {"text": "Arrivée à Port-Sable."}, **HTMX
+    )
+    assert response.status_code == 200
+    assert '<section id="log"' in response.text and "Arrivée à Port-Sable." in response.text
+    assert LogEntry.objects.get().author == gm
+
+
+def test_an_empty_log_line_changes_nothing(client, campaign, gm):
+    client.force_login(gm)
+    response = client.post(reverse("campaigns:log_add", args=[campaign.pk]), {"text": ""}, **HTMX)
+    assert response.status_code == 200
+    assert response.context["log_form"].errors["text"]
+    assert not LogEntry.objects.exists()
+
+
+# --- Live updates -----------------------------------------------------------------------------
+
+
+def test_an_idle_check_answers_204_in_two_queries(
+    client, campaign, player, django_assert_num_queries
+):
+    client.force_login(player)
+    url = reverse("campaigns:changes", args=[campaign.pk])
+    with django_assert_num_queries(2):  # the user, then membership + version
+        response = client.get(url, {"v": campaign.version}, **HTMX)
+    assert response.status_code == 204
+    assert response.content == b""
+
+
+def test_a_change_answers_the_new_live_element_and_the_event(
+    client, campaign, player, django_assert_num_queries
+):
+    old = campaign.version
+    campaign.touch()
+    client.force_login(player)
+    url = reverse("campaigns:changes", args=[campaign.pk])
+    with django_assert_num_queries(2):
+        response = client.get(url, {"v": old}, **HTMX)
+    assert response.status_code == 200
+    assert response["HX-Trigger"] == "campaign-changed"
+    assert f"?v={old + 1}" in response.text and "data-live" in response.text
+    assert "<script" not in response.text  # only the element is swapped
+
+
+def test_an_outsider_polling_gets_404(client, campaign, outsider):
+    client.force_login(outsider)
+    url = reverse("campaigns:changes", args=[campaign.pk])
+    assert client.get(url, {"v": 1}, **HTMX).status_code == 404
+
+
+def test_the_live_element_is_on_the_campaign_page(client, campaign, player):
+    client.force_login(player)
+    body = client.get(reverse("campaigns:detail", args=[campaign.pk])).text
+    url = reverse("campaigns:changes", args=[campaign.pk])
+    assert f'hx-get="{url}?v={campaign.version}"' in body
+    assert 'hx-trigger="every 2s, live-check"' in body
+    assert "js/live.js" in body
+
+
+# --- House rules ------------------------------------------------------------------------------
+
+
+def _house_rules_data(campaign, **changes):
+    from apps.campaigns.forms import HouseRulesForm
+
+    form = HouseRulesForm(campaign=campaign)
+    data = {}
+    for name, field in form.fields.items():
+        value = field.initial
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+            continue
+        data[name] = value
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_the_gm_changes_an_ew_house_rule(client, campaign, gm):
+    client.force_login(gm)
+    url = reverse("campaigns:house_rules", args=[campaign.pk])
+    version = Campaign.objects.get(pk=campaign.pk).version
+    data = _house_rules_data(campaign, generation_points=40, rounding="up")
+    data["difficulty_ladder"] = "facile = 5\ndur = 12"
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["form"].errors
+    campaign.refresh_from_db()
+    house = campaign.house()
+    assert house.generation_points == 40 and house.rounding == "up"
+    assert house.difficulty_ladder == (("facile", 5), ("dur", 12))
+    assert campaign.version == version + 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("generation_points", "-3"),
+        ("extra_action_malus", "5"),
+        ("xp_eclat_cost", "abc"),
+        ("difficulty_ladder", "facile sans valeur"),
+    ],
+)
+def test_a_bad_house_rule_is_named_next_to_its_field_and_nothing_changes(
+    client, campaign, gm, field, value
+):
+    client.force_login(gm)
+    before = Campaign.objects.get(pk=campaign.pk).house_rules
+    url = reverse("campaigns:house_rules", args=[campaign.pk])
+    response = client.post(url, _house_rules_data(campaign, **{field: value}), **HTMX)
+    assert response.status_code == 200
+    assert list(response.context["form"].errors) == [field]
+    assert response.text.lstrip().startswith('<form id="house-rules-form"')
+    assert Campaign.objects.get(pk=campaign.pk).house_rules == before
+
+
+def test_every_aethoria_house_rule_is_on_the_page_and_saves(client, aethoria_campaign, gm):
+    client.force_login(gm)
+    url = reverse("campaigns:house_rules", args=[aethoria_campaign.pk])
+    page = client.get(url)
+    from apps.rules import aethoria
+
+    names = set(aethoria.AethoriaHouseRules.__dataclass_fields__)
+    assert set(page.context["form"].fields) == names
+    data = _house_rules_data(aethoria_campaign, pv_multiplier=3)
+    data["instant_death_locations"] = "head"
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["form"].errors
+    aethoria_campaign.refresh_from_db()
+    assert aethoria_campaign.house().pv_multiplier == 3
+    assert aethoria_campaign.house().instant_death_locations == ("head",)
+
+
+def test_an_aethoria_hit_table_with_a_gap_is_refused(client, aethoria_campaign, gm):
+    client.force_login(gm)
+    url = reverse("campaigns:house_rules", args=[aethoria_campaign.pk])
+    data = _house_rules_data(aethoria_campaign)
+    data["hit_locations"] = "1-2 head\n4-20 torso"
+    data["instant_death_locations"] = "head, torso"
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "hit_locations" in response.context["form"].errors
+
+
+def test_the_grid_editor_saves_a_cell_and_resets(client, campaign, gm):
+    client.force_login(gm)
+    url = reverse("campaigns:grid", args=[campaign.pk])
+    form = client.get(url).context["form"]
+    data = {name: field.initial for name, field in form.fields.items()}
+    data["c5_5"] = 13
+    assert client.post(url, data).status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.house().table.score(5, 5) == 13
+    client.post(reverse("campaigns:grid_reset", args=[campaign.pk]))
+    campaign.refresh_from_db()
+    assert campaign.house().resolution_grid is None
+    assert campaign.house().table.score(5, 5) == ew.default_table_score(5, 5)
+
+
+def test_a_grid_cell_out_of_range_is_refused(client, campaign, gm):
+    client.force_login(gm)
+    url = reverse("campaigns:grid", args=[campaign.pk])
+    form = client.get(url).context["form"]
+    data = {name: field.initial for name, field in form.fields.items()}
+    data["c3_4"] = 25
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "c3_4" in response.context["form"].errors
+    campaign.refresh_from_db()
+    assert campaign.house().resolution_grid is None

@@ -1,0 +1,43 @@
+"""The home page is the dashboard: my campaigns as GM and as player, the party at a glance."""
+
+import pytest
+
+from apps.campaigns.services import campaign_create, campaign_join
+from tests.characters.factories import CharacterFactory, XpEntryFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_dashboard_splits_my_campaigns_and_shows_the_party(client, campaign, gm, player):
+    mine = CharacterFactory(campaign=campaign, owner=player, name="Iseult")
+    XpEntryFactory(character=mine, amount=4)
+    elsewhere = campaign_create(name="Ma table", system="aethoria", gm=player)
+    client.force_login(player)
+    response = client.get("/")
+    assert [c.name for c in response.context["gm_campaigns"]] == ["Ma table"]
+    assert [c.name for c in response.context["player_campaigns"]] == [campaign.name]
+    assert "Iseult" in response.text and "4 XP" in response.text
+    assert elsewhere.invite_code not in response.text
+
+
+def test_an_outsider_sees_no_campaign(client, campaign, outsider):
+    CharacterFactory(campaign=campaign, name="Iseult")
+    client.force_login(outsider)
+    response = client.get("/")
+    assert "Iseult" not in response.text and campaign.name not in response.text
+
+
+def test_dashboard_queries_do_not_grow_with_campaigns_or_characters(
+    client, gm, django_assert_num_queries
+):
+    for system in ("ew", "aethoria", "ew"):
+        campaign = campaign_create(name=f"Table {system}", system=system, gm=gm)
+        for _ in range(12):
+            character = CharacterFactory(campaign=campaign)
+            campaign_join(campaign=campaign, user=character.owner)
+            XpEntryFactory(character=character)
+    client.force_login(gm)
+    with django_assert_num_queries(3):  # the user, my campaigns, their parties
+        response = client.get("/")
+    assert response.status_code == 200
+    assert sum(len(c.party) for c in response.context["gm_campaigns"]) == 36

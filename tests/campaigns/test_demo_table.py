@@ -1,0 +1,29 @@
+import pytest
+from django.core.management import call_command
+
+from apps.campaigns.models import Campaign
+from apps.characters.models import Character
+from apps.core.demo import AETHORIA_DEMO_CAMPAIGN, EW_DEMO_CAMPAIGN
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("seeded", [True, False], ids=["with-seeds", "without-seeds"])
+def test_the_demo_has_one_living_campaign_per_system_created_once(client, seeded):
+    if seeded:
+        call_command("seed", verbosity=0)
+    call_command("demo")
+    call_command("demo")
+    campaigns = {c.name: c for c in Campaign.objects.all()}
+    assert set(campaigns) == {EW_DEMO_CAMPAIGN, AETHORIA_DEMO_CAMPAIGN}
+    for campaign in campaigns.values():
+        assert campaign.memberships.count() == 3
+        pcs = Character.objects.for_campaign(campaign).pcs()
+        assert sorted(pc.owner.username for pc in pcs) == ["alice", "bruno"]
+        assert Character.objects.for_campaign(campaign).npcs().count() >= 3
+        assert all(pc.xp_balance() > 0 for pc in pcs)
+    from apps.accounts.models import User
+
+    client.force_login(User.objects.get(username="alice"))
+    body = client.get("/").text
+    assert "Lysandre Vey" in body and "Maëlle" in body

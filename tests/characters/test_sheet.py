@@ -1,0 +1,404 @@
+"""The sheet and what can be done from it: spends, rest, reveal, copies, XP."""
+
+import pytest
+from django.urls import reverse
+
+from apps.campaigns.models import Campaign, LogEntry
+from apps.characters import services
+from apps.characters.models import (
+    AethoriaSheet,
+    Character,
+    EwSheet,
+    EwSpecialtyRank,
+    XpEntry,
+    XpKind,
+)
+from apps.rules.errors import InvalidImprovement, NotEnoughXp
+from tests.characters.factories import (
+    AethoriaSkillFactory,
+    CharacterFactory,
+    EwArchetypeFactory,
+    EwSpecialtyFactory,
+    NpcFactory,
+    XpEntryFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def version(campaign) -> int:
+    return Campaign.objects.get(pk=campaign.pk).version
+
+
+@pytest.fixture
+def pc(campaign, player):
+    archetype = EwArchetypeFactory(com_factor=2)
+    character = CharacterFactory(
+        campaign=campaign,
+        owner=player,
+        name="Lysandre",
+        sheet__archetype=archetype,
+        sheet__phy=8,
+        sheet__pre=6,
+    )
+    rank = EwSpecialtyRank.objects.create(
+        sheet=character.ew, specialty=EwSpecialtyFactory(name="Arme de poing"), level=2
+    )
+    character.pistol = rank.specialty
+    return character
+
+
+@pytest.fixture
+def aethoria_pc(aethoria_campaign, player):
+    character = CharacterFactory(campaign=aethoria_campaign, owner=player, name="Maëlle")
+    character.aethoria.skills.create(skill=AethoriaSkillFactory(name="Épée"), rank=4)
+    return character
+
+
+def test_the_owner_sees_the_full_ew_sheet_with_derived_values(client, pc, player):
+    client.force_login(player)
+    response = client.get(reverse("characters:detail", args=[pc.pk]))
+    assert response.status_code == 200
+    context = response.context
+    # PHY 8, MEN 7, PER 7, PRÉ 6: com = (8 + 7) / 2 rounded down = 7; PV = 24; défense = 2
+    assert (context["derived"].com, context["derived"].pv, context["derived"].natural_defence) == (
+        7,
+        24,
+        2,
+    )
+    assert "Arme de poing" in response.text and "professionnel" in response.text
+    assert 'hx-trigger="campaign-changed from:body"' in response.text
+
+
+def test_rounding_follows_the_campaign(client, pc, player, campaign):
+    house = campaign.house()
+    import dataclasses
+
+    campaign.set_house_rules(dataclasses.replace(house, rounding="up"))
+    client.force_login(player)
+    response = client.get(reverse("characters:detail", args=[pc.pk]))
+    assert response.context["derived"].com == 8
+
+
+def test_another_player_sees_only_the_public_state(client, pc, other_player):
+    client.force_login(other_player)
+    response = client.get(reverse("characters:detail", args=[pc.pk]))
+    assert response.status_code == 200
+    assert "Lysandre" in response.text
+    assert "Arme de poing" not in response.text and "derived" not in response.context
+    assert "eclat_spend" not in response.text and "/eclat/" not in response.text
+
+
+def test_the_sheet_region_comes_alone_for_htmx(client, pc, player):
+    client.force_login(player)
+    response = client.get(
+        reverse("characters:detail", args=[pc.pk]), HTTP_HX_TARGET="sheet", **HTMX
+    )
+    assert response.text.lstrip().startswith('<article id="sheet"')
+
+
+def test_sheet_queries_are_fixed(client, pc, player, django_assert_num_queries):
+    for _ in range(12):
+        XpEntryFactory(character=pc)
+    for index in range(10):
+        EwSpecialtyRank.objects.create(sheet=pc.ew, specialty=EwSpecialtyFactory(), level=index % 6)
+    client.force_login(player)
+    # user, character+sheet+campaign, specialties, powers, traits, aptitudes, weapons, xp ledger
+    with django_assert_num_queries(8):
+        client.get(reverse("characters:detail", args=[pc.pk]))
+
+
+def test_aethoria_sheet_queries_are_fixed(client, aethoria_pc, player, django_assert_num_queries):
+    for _ in range(12):
+        XpEntryFactory(character=aethoria_pc)
+    for _ in range(10):
+        aethoria_pc.aethoria.skills.create(skill=AethoriaSkillFactory(), rank=3)
+    from apps.compendium.models import AethoriaArmourPiece
+
+    for index in range(3):
+        piece = AethoriaArmourPiece.objects.create(name=f"Pièce {index}")
+        piece.coverages.create(location="torso", rd=2)
+        aethoria_pc.aethoria.armour_pieces.add(piece)
+    client.force_login(player)
+    # user, character+sheet+campaign, skills, weapons, armour pieces (+coverages), xp ledger
+    with django_assert_num_queries(7):
+        client.get(reverse("characters:detail", args=[aethoria_pc.pk]))
+
+
+# --- Éclat and fatigue ------------------------------------------------------------------------
+
+
+def test_the_owner_spends_a_point_d_eclat_with_htmx(client, pc, player, campaign):
+    client.force_login(player)
+    before = version(campaign)
+    url = reverse("characters:eclat_spend", args=[pc.pk])
+    response = client.post(url, {"note": "la porte cède"}, **HTMX)
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<article id="sheet"')
+    assert EwSheet.objects.get(pk=pc.pk).eclat == 2
+    assert "la porte cède" in LogEntry.objects.get().text
+    assert version(campaign) > before
+
+
+def test_without_htmx_a_spend_redirects_to_the_sheet(client, pc, player):
+    client.force_login(player)
+    response = client.post(reverse("characters:eclat_spend", args=[pc.pk]))
+    assert response["Location"] == reverse("characters:detail", args=[pc.pk])
+
+
+def test_no_eclat_left_is_told_and_nothing_changes(client, pc, player):
+    EwSheet.objects.filter(pk=pc.pk).update(eclat=0)
+    client.force_login(player)
+    response = client.post(reverse("characters:eclat_spend", args=[pc.pk]), **HTMX)
+    assert response.status_code == 200
+    assert response.context["eclat_form"].errors
+    assert EwSheet.objects.get(pk=pc.pk).eclat == 0
+    assert not LogEntry.objects.exists()
+
+
+def test_the_owner_spends_fatigue(client, aethoria_pc, player):
+    client.force_login(player)
+    url = reverse("characters:fatigue_spend", args=[aethoria_pc.pk])
+    response = client.post(url, {"kind": "mental", "count": 2}, **HTMX)
+    assert response.status_code == 200
+    assert AethoriaSheet.objects.get(pk=aethoria_pc.pk).fatigue_mental == 8
+
+
+@pytest.mark.parametrize(
+    ("data", "left"), [({"kind": "physical", "count": 3}, 2), ({"kind": "mental", "count": 4}, 10)]
+)
+def test_more_fatigue_than_available_or_allowed_is_refused(client, aethoria_pc, player, data, left):
+    AethoriaSheet.objects.filter(pk=aethoria_pc.pk).update(fatigue_physical=2)
+    client.force_login(player)
+    url = reverse("characters:fatigue_spend", args=[aethoria_pc.pk])
+    response = client.post(url, data, **HTMX)
+    assert response.status_code == 200
+    assert response.context["fatigue_form"].errors
+    sheet = AethoriaSheet.objects.get(pk=aethoria_pc.pk)
+    assert (sheet.fatigue_physical, sheet.fatigue_mental) == (2, 10)
+
+
+def test_a_forged_spend_on_another_players_character_is_refused(client, pc, other_player):
+    client.force_login(other_player)
+    response = client.post(reverse("characters:eclat_spend", args=[pc.pk]), **HTMX)
+    assert response.status_code == 403
+    assert EwSheet.objects.get(pk=pc.pk).eclat == 3
+
+
+def test_the_gm_rests_a_character(client, pc, gm):
+    EwSheet.objects.filter(pk=pc.pk).update(eclat=0, superficial_left=3, lethal_left=10)
+    client.force_login(gm)
+    client.post(reverse("characters:rest", args=[pc.pk]), {"health": "on", "resources": "on"})
+    sheet = EwSheet.objects.get(pk=pc.pk)
+    assert (sheet.eclat, sheet.superficial_left, sheet.lethal_left) == (3, 24, 24)
+
+
+def test_an_aethoria_rest_can_leave_the_pv_alone(client, aethoria_pc, gm):
+    AethoriaSheet.objects.filter(pk=aethoria_pc.pk).update(pv=-2, fatigue_physical=0)
+    client.force_login(gm)
+    client.post(reverse("characters:rest", args=[aethoria_pc.pk]), {"resources": "on"})
+    sheet = AethoriaSheet.objects.get(pk=aethoria_pc.pk)
+    assert (sheet.pv, sheet.fatigue_physical) == (-2, 10)
+
+
+def test_a_player_cannot_rest_their_own_character(client, pc, player):
+    EwSheet.objects.filter(pk=pc.pk).update(eclat=0)
+    client.force_login(player)
+    response = client.post(reverse("characters:rest", args=[pc.pk]), {"resources": "on"})
+    assert response.status_code == 403
+    assert EwSheet.objects.get(pk=pc.pk).eclat == 0
+
+
+def test_the_gm_copies_an_npc_template(client, campaign, gm):
+    template = NpcFactory(
+        campaign=campaign, name="Garde", is_template=True, sheet__phy=9, sheet__pre=5
+    )
+    EwSpecialtyRank.objects.create(sheet=template.ew, specialty=EwSpecialtyFactory(), level=3)
+    client.force_login(gm)
+    client.post(reverse("characters:npc_copy", args=[template.pk]), {"count": 3})
+    copies = Character.objects.filter(is_template=False).order_by("name")
+    assert [c.name for c in copies] == ["Garde 1", "Garde 2", "Garde 3"]
+    assert all(c.ew.phy == 9 and c.ew.specialties.get().level == 3 for c in copies)
+
+
+def test_the_gm_reveals_an_npc_to_the_players(client, campaign, gm, player):
+    npc = NpcFactory(campaign=campaign, name="La Baronne")
+    client.force_login(player)
+    assert client.get(reverse("characters:detail", args=[npc.pk])).status_code == 404
+    client.force_login(gm)
+    client.post(reverse("characters:reveal", args=[npc.pk]))
+    client.force_login(player)
+    response = client.get(reverse("characters:detail", args=[npc.pk]))
+    assert response.status_code == 200 and "derived" not in response.context
+
+
+# --- XP ---------------------------------------------------------------------------------------
+
+
+def test_the_gm_awards_xp_to_several_pcs(client, campaign, gm, pc, other_player):
+    other = CharacterFactory(campaign=campaign, owner=other_player)
+    client.force_login(gm)
+    response = client.post(
+        reverse("characters:xp_award", args=[campaign.pk]),
+        {"characters": [pc.pk, other.pk], "amount": 3, "reason": "La Crypte"},
+    )
+    assert response.status_code == 302
+    assert pc.xp_balance() == 3 and other.xp_balance() == 3
+    assert "La Crypte" in LogEntry.objects.get(kind="xp").text
+
+
+@pytest.mark.parametrize(("amount", "chosen"), [(0, True), (-2, True), (3, False)])
+def test_a_bad_award_changes_nothing(client, campaign, gm, pc, amount, chosen):
+    client.force_login(gm)
+    data = {"amount": amount, "reason": "x", "characters": [pc.pk] if chosen else []}
+    response = client.post(reverse("characters:xp_award", args=[campaign.pk]), data)
+    assert response.status_code == 200
+    assert not XpEntry.objects.exists()
+
+
+def test_an_award_to_a_character_of_another_campaign_is_refused(client, campaign, gm):
+    stranger = CharacterFactory()
+    client.force_login(gm)
+    data = {"amount": 2, "reason": "x", "characters": [stranger.pk]}
+    response = client.post(reverse("characters:xp_award", args=[campaign.pk]), data)
+    assert response.context["form"].errors["characters"]
+    assert not XpEntry.objects.exists()
+
+
+def test_the_owner_raises_a_characteristic_with_xp(client, pc, player):
+    XpEntryFactory(character=pc, amount=10)
+    client.force_login(player)
+    url = reverse("characters:xp_spend", args=[pc.pk])
+    assert "PHY 8 → 9 — 9 XP" in client.get(url).text
+    response = client.post(url, {"improvement": "characteristic:phy"})
+    assert response.status_code == 302
+    sheet = EwSheet.objects.get(pk=pc.pk)
+    # PV follow PHY: both pools grow by 3.
+    assert (sheet.phy, sheet.superficial_left, sheet.lethal_left) == (9, 27, 27)
+    assert pc.xp_balance() == 1
+
+
+def test_a_specialty_costs_the_new_level_times_the_archetype_factor(pc, player):
+    XpEntryFactory(character=pc, amount=6)
+    entry = services.xp_spend(
+        character=pc,
+        improvement=services.Improvement("specialty", target_id=pc.pistol.pk),
+        by=player,
+    )
+    assert entry.amount == -6  # level 3 x com factor 2
+    assert pc.ew.specialties.get().level == 3
+
+
+def test_xp_beyond_the_balance_is_refused_next_to_the_field(client, pc, player):
+    XpEntryFactory(character=pc, amount=5)
+    client.force_login(player)
+    response = client.post(
+        reverse("characters:xp_spend", args=[pc.pk]), {"improvement": "characteristic:phy"}
+    )
+    assert response.status_code == 200
+    assert "9 XP" in str(response.context["form"].errors["improvement"])
+    assert EwSheet.objects.get(pk=pc.pk).phy == 8
+    assert XpEntry.objects.count() == 1
+
+
+def test_a_characteristic_at_its_maximum_is_not_for_sale(pc, player):
+    EwSheet.objects.filter(pk=pc.pk).update(phy=10, superficial_left=30, lethal_left=30)
+    pc.refresh_from_db()
+    XpEntryFactory(character=pc, amount=50)
+    with pytest.raises(InvalidImprovement):
+        services.xp_spend(
+            character=Character.objects.get(pk=pc.pk),
+            improvement=services.Improvement("characteristic", name="phy"),
+            by=player,
+        )
+    assert EwSheet.objects.get(pk=pc.pk).phy == 10
+
+
+def test_two_spends_at_once_cannot_overdraw(pc, player):
+    XpEntryFactory(character=pc, amount=9)
+    improvement = services.Improvement("characteristic", name="phy")
+    services.xp_spend(character=pc, improvement=improvement, by=player)
+    with pytest.raises(NotEnoughXp):
+        services.xp_spend(character=pc, improvement=improvement, by=player)
+    assert EwSheet.objects.get(pk=pc.pk).phy == 9
+
+
+def test_the_gm_undoes_a_spend(client, pc, player, gm):
+    XpEntryFactory(character=pc, amount=10)
+    spend = services.xp_spend(
+        character=pc, improvement=services.Improvement("characteristic", name="phy"), by=player
+    )
+    client.force_login(gm)
+    response = client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]), **HTMX)
+    assert response.status_code == 200
+    sheet = EwSheet.objects.get(pk=pc.pk)
+    assert (sheet.phy, sheet.superficial_left) == (8, 24)
+    assert pc.xp_balance() == 10
+    refund = XpEntry.objects.get(kind=XpKind.REFUND)
+    assert refund.cancels == spend
+    # A second undo of the same spend changes nothing.
+    client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]))
+    assert XpEntry.objects.filter(kind=XpKind.REFUND).count() == 1
+    assert pc.xp_balance() == 10
+
+
+def test_a_new_specialty_bought_then_undone_disappears(pc, player, gm):
+    XpEntryFactory(character=pc, amount=10)
+    lore = EwSpecialtyFactory(name="Histoire", field="con")
+    spend = services.xp_spend(
+        character=pc, improvement=services.Improvement("specialty", target_id=lore.pk), by=player
+    )
+    assert pc.ew.specialties.get(specialty=lore).level == 1
+    services.xp_spend_undo(entry=spend, by=gm)
+    assert not pc.ew.specialties.filter(specialty=lore).exists()
+
+
+def test_a_player_cannot_undo_a_spend(client, pc, player):
+    XpEntryFactory(character=pc, amount=10)
+    spend = (
+        services.xp_spend(
+            character=pc, improvement=services.Improvement("eclat", count=1), by=player
+        )
+        if False
+        else None
+    )
+    EwSheet.objects.filter(pk=pc.pk).update(eclat=2)
+    spend = services.xp_spend(
+        character=Character.objects.get(pk=pc.pk),
+        improvement=services.Improvement("eclat", count=1),
+        by=player,
+    )
+    client.force_login(player)
+    response = client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]))
+    assert response.status_code == 403
+    assert EwSheet.objects.get(pk=pc.pk).eclat == 3
+
+
+def test_the_owner_writes_notes_and_never_sees_the_gm_notes(client, pc, player, gm):
+    Character.objects.filter(pk=pc.pk).update(gm_notes="Elle est la fille du baron.")
+    client.force_login(player)
+    url = reverse("characters:notes", args=[pc.pk])
+    data = {
+        "name": "Lysandre Vey",
+        "concept": "détective",
+        "notes": "Dette : 200 F",
+        "gm_notes": "x",
+    }
+    response = client.post(url, data, **HTMX)
+    assert response.status_code == 200
+    assert "baron" not in response.text and "Dette : 200 F" in response.text
+    pc.refresh_from_db()
+    assert (pc.notes, pc.gm_notes) == ("Dette : 200 F", "Elle est la fille du baron.")
+    client.force_login(gm)
+    assert "baron" in client.get(reverse("characters:detail", args=[pc.pk])).text
+
+
+def test_an_empty_name_is_refused_next_to_the_field(client, pc, player):
+    client.force_login(player)
+    url = reverse("characters:notes", args=[pc.pk])
+    response = client.post(url, {"name": "", "notes": "x"}, **HTMX)
+    assert response.status_code == 200
+    assert response.context["notes_form"].errors["name"]
+    assert Character.objects.get(pk=pc.pk).name == "Lysandre"
