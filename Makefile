@@ -36,7 +36,8 @@ messages: $(STAMP)
 
 ## Speed measurements (ratios against a bare Django view, in one run).
 bench: $(STAMP)
-	DEBUG=1 $(BIN)/python -m pytest -p no:randomly tests/bench -q -s $(ARGS)
+	$(BIN)/python tests/bench/bench_rules.py
+	DEBUG=1 $(BIN)/python -m pytest -p no:randomly -o python_files="bench_*.py" tests/bench -q -s $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pgdata staticfiles

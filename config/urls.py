@@ -6,5 +6,6 @@ urlpatterns = [
     path("compte/", include("apps.accounts.urls")),
     path("campagnes/", include("apps.campaigns.urls")),
     path("personnages/", include("apps.characters.urls")),
+    path("rencontres/", include("apps.encounters.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -94,6 +94,15 @@ def _aethoria_choices(values, skills, weapons=(), **magic):
 
 
 @transaction.atomic
+def _prepare_demo_encounter(campaign, name: str, pcs: list, npcs: list) -> None:
+    """A fight ready to start; the last NPC lurks, hidden from the players until revealed."""
+    from apps.encounters import services
+
+    encounter = services.encounter_create(campaign=campaign, name=name)
+    services.combatants_add(encounter_id=encounter.pk, characters=[*pcs, *npcs[:-1]])
+    services.combatants_add(encounter_id=encounter.pk, characters=npcs[-1:], hidden=True)
+
+
 def create_demo_table() -> list[str]:
     """Create the two demo campaigns unless the GM already has them; return those created.
 
@@ -167,7 +176,7 @@ def create_demo_table() -> list[str]:
                 weapons=("Couteau",),
             ),
         )
-        services.npc_copy(template=thug, count=2)
+        thugs = services.npc_copy(template=thug, count=2)
         garnier = services.character_create_ew(
             campaign=campaign,
             owner=None,
@@ -192,6 +201,7 @@ def create_demo_table() -> list[str]:
             by=gm,
         )
         log_add(campaign=campaign, text="Les personnages arrivent au port de la Joliette.", by=gm)
+        _prepare_demo_encounter(campaign, "Rixe sur les quais", [lysandre, marco], thugs)
         created.append(EW_DEMO_CAMPAIGN)
 
     if AETHORIA_DEMO_CAMPAIGN not in existing:
@@ -266,7 +276,7 @@ def create_demo_table() -> list[str]:
                 weapons=("Épée courte",),
             ),
         )
-        services.npc_copy(template=brigand, count=3)
+        brigands = services.npc_copy(template=brigand, count=3)
         services.character_create_aethoria(
             campaign=campaign,
             owner=None,
@@ -296,5 +306,6 @@ def create_demo_table() -> list[str]:
             reason="Le gué des Saules",
             by=gm,
         )
+        _prepare_demo_encounter(campaign, "Embuscade dans les marais", [maelle, torvald], brigands)
         created.append(AETHORIA_DEMO_CAMPAIGN)
     return created

@@ -1,0 +1,30 @@
+"""The one way views get an encounter (C6): campaign members only, existence never revealed."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import F
+from django.http import Http404
+
+from apps.campaigns.models import Role
+from apps.core.http import HtmxHttpRequest
+
+from .models import Encounter
+
+
+def get_encounter_for_user(
+    request: HtmxHttpRequest, encounter_id: int, *, gm: bool = False
+) -> Encounter:
+    """The encounter with ``role`` set to the viewer's role in its campaign; 404 for
+    non-members, 403 for a player when ``gm`` is asked. One query."""
+    encounter = (
+        Encounter.objects.select_related("campaign")
+        .filter(pk=encounter_id, campaign__memberships__user=request.user)
+        .annotate(role=F("campaign__memberships__role"))
+        .first()
+    )
+    if encounter is None:
+        raise Http404("No such encounter.")
+    if gm and encounter.role != Role.GM:
+        raise PermissionDenied
+    return encounter

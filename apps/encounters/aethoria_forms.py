@@ -1,0 +1,589 @@
+"""Forms of the Aethoria actions: every choice and every typed die goes through one (C10)."""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.compendium.models import AethoriaLocation
+from apps.rules import aethoria
+
+from . import aethoria_services as svc
+from .forms import VersionForm, add_encounter_error
+from .models import Combatant, Encounter
+from .steps import EncounterError
+
+RANGE_LABELS = {
+    "short": _("courte"),
+    "medium": _("moyenne"),
+    "long": _("longue"),
+    "extreme": _("extrême"),
+}
+DEFENCES = [
+    (svc.NO_DEFENCE, _("aucune")),
+    (svc.DODGE, _("esquive")),
+    (svc.PARRY, _("parade")),
+]
+FATIGUE_CHOICES = [(0, _("aucun")), (1, "1"), (2, "2"), (3, "3")]
+
+
+class FacesField(forms.CharField):
+    """A list of die faces typed from physical dice ("3 7 1 9"); empty: the app rolls."""
+
+    def __init__(self, sides: int, label: str, **kwargs):
+        self.sides = sides
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", 200)
+        kwargs.setdefault(
+            "widget",
+            forms.TextInput(
+                attrs={"inputmode": "numeric", "class": "faces-input", "autocomplete": "off"}
+            ),
+        )
+        super().__init__(label=label, **kwargs)
+
+    def to_python(self, value):
+        text = super().to_python(value).strip()
+        if not text:
+            return None
+        parts = [p for p in re.split(r"[\s,;]+", text) if p]
+        if not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(
+                _("Tapez les faces en chiffres, séparées par des espaces (ex. « 3 7 1 9 »).")
+            )
+        faces = tuple(int(p) for p in parts)
+        if any(not 1 <= face <= self.sides for face in faces):
+            raise forms.ValidationError(
+                _("Un d%(sides)s donne de 1 à %(sides)s.") % {"sides": self.sides}
+            )
+        return faces
+
+
+def _fatigue_field(label):
+    return forms.TypedChoiceField(
+        label=label, choices=FATIGUE_CHOICES, coerce=int, initial=0, required=False, empty_value=0
+    )
+
+
+def _modifier_field():
+    return forms.IntegerField(
+        label=_("Dés en plus / en moins"), initial=0, min_value=-10, max_value=10, required=False
+    )
+
+
+def _rank_zero_field():
+    return forms.BooleanField(label=_("Le MJ autorise les jets à rang 0 (1 dé)"), required=False)
+
+
+def _difficulty_field():
+    return forms.IntegerField(label=_("Difficulté"), initial=1, min_value=0, max_value=30)
+
+
+class PlanForm(VersionForm):
+    """A form whose clean() builds the plan of the action (odds included)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.plan = None
+
+    def make_plan(self):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def check_actor(self, cleaned: dict) -> None:
+        """Refuse early a form left open from an earlier turn (or a forged one)."""
+
+    def clean(self):
+        cleaned = super().clean()
+        self.plan = None
+        self.check_actor(cleaned)
+        if self.errors:
+            return cleaned
+        try:
+            self.plan = self.make_plan()
+        except EncounterError as error:
+            add_encounter_error(self, error)
+        return cleaned
+
+
+class AethoriaAttackForm(PlanForm):
+    attacker = forms.IntegerField(widget=forms.HiddenInput)
+    target = forms.TypedChoiceField(label=_("Cible"), coerce=int)
+    mode = forms.ChoiceField(
+        label=_("Action"),
+        choices=[
+            (svc.ATTACK, _("Attaque")),
+            (svc.CIBLER, _("Cibler (−4 dés, deux d20 de localisation)")),
+            (svc.DOUBLE, _("Attaque double (−3 dés par attaque)")),
+        ],
+        initial=svc.ATTACK,
+    )
+    weapon = forms.TypedChoiceField(label=_("Arme"), coerce=int)
+    second_weapon = forms.TypedChoiceField(
+        label=_("Seconde arme (attaque double)"), coerce=int, required=False, empty_value=None
+    )
+    range_band = forms.ChoiceField(label=_("Portée (arme à distance)"), required=False)
+    covered = forms.MultipleChoiceField(
+        label=_("Localisations couvertes (tir)"),
+        choices=AethoriaLocation.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    defence = forms.ChoiceField(label=_("Défense"), choices=DEFENCES, initial=svc.NO_DEFENCE)
+    parry_with = forms.ChoiceField(label=_("Pare avec"), required=False)
+    encumbered = forms.BooleanField(label=_("Défenseur encombré (esquive −2 dés)"), required=False)
+    defence2 = forms.ChoiceField(
+        label=_("Défense contre la 2e attaque"),
+        choices=DEFENCES,
+        initial=svc.NO_DEFENCE,
+        required=False,
+    )
+    parry_with2 = forms.ChoiceField(label=_("Pare la 2e avec"), required=False)
+    split1 = forms.IntegerField(
+        label=_("Malus −3 : dés retirés à la 1re défense"),
+        initial=0,
+        min_value=0,
+        max_value=3,
+        required=False,
+    )
+    prefer_location = forms.ChoiceField(
+        label=_("Cibler : localisation voulue"),
+        choices=[("", "—"), *AethoriaLocation.choices],
+        required=False,
+    )
+    keep = forms.TypedChoiceField(
+        label=_("Cibler : sinon garder"),
+        choices=[(0, _("le 1er d20")), (1, _("le 2e d20"))],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+    )
+    modifier = _modifier_field()
+    fatigue = _fatigue_field(_("Dés de fatigue (physique, avant le jet)"))
+    defence_fatigue = _fatigue_field(_("Dés de fatigue du défenseur (avant sa défense)"))
+    damage_fatigue = _fatigue_field(_("Dés de fatigue sur les dégâts (si touché)"))
+    rank_zero_allowed = _rank_zero_field()
+    attack_faces = FacesField(10, _("d10 d'attaque"))
+    fatigue_faces = FacesField(10, _("d10 de fatigue"))
+    location_faces = FacesField(20, _("d20 de localisation"))
+    defence_faces = FacesField(10, _("d10 de défense"))
+    damage_faces = FacesField(10, _("d10 de dégâts (si touché : arme + bonus)"))
+    defence_fatigue_faces = FacesField(10, _("d10 de fatigue de la défense"))
+    damage_fatigue_faces = FacesField(10, _("d10 de fatigue des dégâts"))
+    attack_faces2 = FacesField(10, _("2e attaque : d10"))
+    location_faces2 = FacesField(20, _("2e attaque : d20 de localisation"))
+    defence_faces2 = FacesField(10, _("2e attaque : d10 de défense"))
+    damage_faces2 = FacesField(10, _("2e attaque : d10 de dégâts"))
+
+    def __init__(
+        self,
+        *args,
+        encounter: Encounter,
+        attacker: Combatant,
+        combatants: list[Combatant],
+        fired: bool = False,
+        **kwargs,
+    ):
+        if fired:
+            kwargs.setdefault("auto_id", "fired_%s")
+        super().__init__(*args, **kwargs)
+        self.encounter = encounter
+        self.acting = attacker
+        self.combatants = combatants
+        self.fired = fired
+        self.fields["attacker"].initial = attacker.pk
+        others = [c for c in combatants if c.pk != attacker.pk]
+        self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
+        weapons = [
+            (w.pk, f"{w.name} ({w.damage})") for w in attacker.character.aethoria.weapons.all()
+        ]
+        self.fields["weapon"].choices = weapons
+        self.fields["second_weapon"].choices = [("", "—"), *weapons]
+        house = encounter.campaign.house()
+        self.fields["range_band"].choices = [
+            ("", "—"),
+            *(
+                (band, f"{RANGE_LABELS.get(band, band)} ({malus:+d})")
+                for band, malus in house.range_band_malus
+            ),
+        ]
+        items = [("", "—")]
+        for c in others:
+            sheet = c.character.aethoria
+            for w in sheet.weapons.all():
+                if w.parry_value is not None:
+                    items.append((str(w.pk), f"{c.character.name} — {w.name} ({w.parry_value})"))
+            if sheet.shield is not None:
+                items.append(
+                    (svc.SHIELD, f"{_('Bouclier')} ({_('parade')} {sheet.shield.parry_value})")
+                )
+        unique = list(dict.fromkeys(items))
+        self.fields["parry_with"].choices = unique
+        self.fields["parry_with2"].choices = unique
+
+    def choice(self) -> svc.AttackChoice:
+        data = self.cleaned_data
+        split1 = data.get("split1") or 0
+        return svc.AttackChoice(
+            attacker_id=data["attacker"],
+            target_id=data["target"],
+            mode=data["mode"],
+            weapon_id=data["weapon"],
+            second_weapon_id=data.get("second_weapon"),
+            range_band=data.get("range_band") or "",
+            covered=tuple(data.get("covered") or ()),
+            defence=data["defence"],
+            parry_with=data.get("parry_with") or "",
+            defence2=data.get("defence2") or svc.NO_DEFENCE,
+            parry_with2=data.get("parry_with2") or "",
+            split=(split1, aethoria.DOUBLE_DEFENCE_SPLIT - split1),
+            encumbered=data.get("encumbered", False),
+            modifier=data.get("modifier") or 0,
+            fatigue=data.get("fatigue") or 0,
+            defence_fatigue=data.get("defence_fatigue") or 0,
+            damage_fatigue=data.get("damage_fatigue") or 0,
+            rank_zero_allowed=data.get("rank_zero_allowed", False),
+            prefer_location=data.get("prefer_location") or "",
+            keep=data.get("keep") or 0,
+        )
+
+    def faces(self) -> tuple[svc.BlowFaces, ...]:
+        data = self.cleaned_data
+        return (
+            svc.BlowFaces(
+                attack=data.get("attack_faces"),
+                fatigue=data.get("fatigue_faces"),
+                location=data.get("location_faces"),
+                defence=data.get("defence_faces"),
+                damage=data.get("damage_faces"),
+                defence_fatigue=data.get("defence_fatigue_faces"),
+                damage_fatigue=data.get("damage_fatigue_faces"),
+            ),
+            svc.BlowFaces(
+                attack=data.get("attack_faces2"),
+                location=data.get("location_faces2"),
+                defence=data.get("defence_faces2"),
+                damage=data.get("damage_faces2"),
+            ),
+        )
+
+    def check_actor(self, cleaned: dict) -> None:
+        if cleaned.get("attacker") not in (None, self.acting.pk):
+            self.add_error(None, _("Ce n'est pas son tour d'agir."))
+
+    def make_plan(self):
+        if not self.fields["weapon"].choices:
+            raise EncounterError(str(_("Aucune arme sur sa fiche.")), "weapon")
+        return svc.plan_attack(self.encounter, self.choice(), self.combatants)
+
+    @property
+    def odds_id(self) -> str:
+        return "aethoria-fired-odds" if self.fired else "aethoria-attack-odds"
+
+
+SPECIAL_LABELS = [
+    (aethoria.DEFENSE, _("Défense (+1 défense jusqu'à sa prochaine action)")),
+    (aethoria.VISER, _("Viser (+3 dés au prochain tour contre cette cible)")),
+    (aethoria.PREPARER, _("Préparer une action (avec déclencheur)")),
+    (aethoria.MOVE, _("Se déplacer")),
+    ("other", _("Autre action")),
+]
+
+
+class AethoriaSpecialForm(VersionForm):
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
+    action = forms.ChoiceField(label=_("Action"), choices=SPECIAL_LABELS)
+    target = forms.TypedChoiceField(
+        label=_("Cible (viser)"), coerce=int, required=False, empty_value=None
+    )
+    description = forms.CharField(label=_("Action préparée"), max_length=200, required=False)
+    trigger = forms.CharField(label=_("Déclencheur"), max_length=200, required=False)
+    note = forms.CharField(label=_("Quoi (autre action)"), max_length=200, required=False)
+
+    def __init__(self, *args, acting: Combatant, combatants: list[Combatant], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["combatant"].initial = acting.pk
+        self.fields["target"].choices = [
+            ("", "—"),
+            *((c.pk, c.character.name) for c in combatants if c.pk != acting.pk),
+        ]
+
+
+class AethoriaSpellForm(PlanForm):
+    caster = forms.IntegerField(widget=forms.HiddenInput)
+    label = forms.CharField(label=_("Sort"), max_length=80, required=False)
+    invested = forms.IntegerField(label=_("Pouvoir investi"), min_value=1, max_value=12)
+    difficulty = _difficulty_field()
+    modifier = _modifier_field()
+    fatigue = _fatigue_field(_("Dés de fatigue (mentale, avant le jet)"))
+    rank_zero_allowed = _rank_zero_field()
+    faces = FacesField(10, _("d10 du sort"))
+    fatigue_faces = FacesField(10, _("d10 de fatigue"))
+
+    def __init__(self, *args, encounter: Encounter, caster: Combatant, combatants, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.encounter = encounter
+        self.combatants = combatants
+        self.caster = caster
+        self.fields["caster"].initial = caster.pk
+        pouvoir = caster.character.aethoria.pouvoir
+        self.fields["invested"].initial = pouvoir
+        self.fields["invested"].max_value = pouvoir
+        self.fields["invested"].widget.attrs["max"] = pouvoir
+
+    def choice(self) -> svc.SpellChoice:
+        data = self.cleaned_data
+        return svc.SpellChoice(
+            caster_id=data["caster"],
+            invested=data["invested"],
+            difficulty=data["difficulty"],
+            modifier=data.get("modifier") or 0,
+            fatigue=data.get("fatigue") or 0,
+            label=data.get("label", ""),
+            rank_zero_allowed=data.get("rank_zero_allowed", False),
+        )
+
+    def check_actor(self, cleaned: dict) -> None:
+        if cleaned.get("caster") not in (None, self.caster.pk):
+            self.add_error(None, _("Ce n'est pas son tour d'agir."))
+
+    def make_plan(self):
+        return svc.plan_spell(self.encounter, self.choice(), self.combatants)
+
+
+class AethoriaTestForm(PlanForm):
+    combatant = forms.TypedChoiceField(label=_("Qui"), coerce=int)
+    label = forms.CharField(label=_("Action"), max_length=80, required=False)
+    source = forms.ChoiceField(label=_("Jet de"))
+    characteristic = forms.ChoiceField(
+        label=_("Sous (le MJ peut changer la caractéristique)"), required=False
+    )
+    difficulty = _difficulty_field()
+    modifier = _modifier_field()
+    fatigue = _fatigue_field(_("Dés de fatigue (avant le jet)"))
+    rank_zero_allowed = _rank_zero_field()
+    faces = FacesField(10, _("d10"))
+    fatigue_faces = FacesField(10, _("d10 de fatigue"))
+
+    def __init__(self, *args, encounter: Encounter, combatants, acting: Combatant | None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.encounter = encounter
+        self.combatants = combatants
+        self.fields["combatant"].choices = [(c.pk, c.character.name) for c in combatants]
+        if acting is not None:
+            self.fields["combatant"].initial = acting.pk
+            own = next(iter(acting.character.aethoria.skills.all()), None)
+            self.fields["source"].initial = f"skill:{own.skill_id}" if own else "force"
+        characteristics = [
+            (name, f"{label} ({_('seuil 6')})")
+            for name, label in aethoria.CHARACTERISTIC_LABELS.items()
+        ]
+        skills = {}
+        for c in combatants:
+            for rank in c.character.aethoria.skills.all():
+                skills[rank.skill_id] = rank.skill
+        skill_choices = [
+            (f"skill:{skill.pk}", f"{skill.name} ({skill.get_characteristic_display()})")
+            for skill in sorted(skills.values(), key=lambda s: s.name)
+        ]
+        self.fields["source"].choices = [
+            (_("Compétences"), skill_choices),
+            (_("Caractéristiques"), characteristics),
+        ]
+        self.fields["characteristic"].choices = [
+            ("", _("la caractéristique liée")),
+            *aethoria.CHARACTERISTIC_LABELS.items(),
+        ]
+
+    def choice(self) -> svc.TestChoice:
+        data = self.cleaned_data
+        return svc.TestChoice(
+            combatant_id=data["combatant"],
+            source=data["source"],
+            characteristic=data.get("characteristic") or "",
+            difficulty=data["difficulty"],
+            modifier=data.get("modifier") or 0,
+            fatigue=data.get("fatigue") or 0,
+            label=data.get("label", ""),
+            rank_zero_allowed=data.get("rank_zero_allowed", False),
+        )
+
+    def make_plan(self):
+        return svc.plan_test(self.encounter, self.choice(), self.combatants)
+
+
+class AethoriaFatigueForm(VersionForm):
+    event = forms.IntegerField(widget=forms.HiddenInput)
+    count = forms.TypedChoiceField(
+        label=_("Dés de fatigue"), choices=FATIGUE_CHOICES[1:], coerce=int
+    )
+    faces = FacesField(10, _("d10 de fatigue"))
+
+
+class AethoriaEffectForm(VersionForm):
+    event = forms.IntegerField(widget=forms.HiddenInput)
+    blow = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=1)
+    decision = forms.ChoiceField(choices=[("confirm", _("Confirmer")), ("dismiss", _("Écarter"))])
+
+
+class AethoriaFireForm(VersionForm):
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
+
+
+# --- What the console shows -------------------------------------------------------------------
+
+
+def fired_combatant(encounter: Encounter, combatants: list[Combatant]) -> Combatant | None:
+    return next((c for c in combatants if svc.has_fired(encounter, c)), None)
+
+
+def console_forms(encounter, combatants, acting, forms: dict) -> None:
+    """Add the unbound forms the console shows for the acting combatant (kept if bound)."""
+    initial = {"version": encounter.version}
+    forms.setdefault(
+        "aethoria_test",
+        AethoriaTestForm(
+            initial=initial, encounter=encounter, combatants=combatants, acting=acting
+        ),
+    )
+    fired = fired_combatant(encounter, combatants)
+    if fired is not None and len(combatants) > 1:
+        forms.setdefault(
+            "aethoria_fired_attack",
+            AethoriaAttackForm(
+                initial=initial,
+                encounter=encounter,
+                attacker=fired,
+                combatants=combatants,
+                fired=True,
+            ),
+        )
+    forms["aethoria_panel"] = AethoriaPanel(encounter, combatants, forms)
+    if acting is None or (acting.state or {}).get("acted"):
+        # One action per turn: once it has acted, only the next turn (or a test) remains.
+        return
+    if len(combatants) > 1:
+        forms.setdefault(
+            "aethoria_attack",
+            AethoriaAttackForm(
+                initial=initial, encounter=encounter, attacker=acting, combatants=combatants
+            ),
+        )
+    forms.setdefault(
+        "aethoria_special",
+        AethoriaSpecialForm(initial=initial, acting=acting, combatants=combatants),
+    )
+    if acting.character.aethoria.magic_type == aethoria.DOUE:
+        forms.setdefault(
+            "aethoria_spell",
+            AethoriaSpellForm(
+                initial=initial, encounter=encounter, caster=acting, combatants=combatants
+            ),
+        )
+
+
+def default_attack_plan(form: AethoriaAttackForm):
+    """The odds of an unbound attack form as first shown: first target, first weapon, no
+    defence."""
+    target = next(iter(form.fields["target"].choices), None)
+    weapon = next(iter(form.fields["weapon"].choices), None)
+    if target is None or weapon is None:
+        return None
+    try:
+        return svc.plan_attack(
+            form.encounter,
+            svc.AttackChoice(attacker_id=form.acting.pk, target_id=target[0], weapon_id=weapon[0]),
+            form.combatants,
+        )
+    except EncounterError:
+        return None
+
+
+RECENT_STEPS = 40
+
+
+class AethoriaPanel:
+    """What the Aethoria actions show besides the forms: default odds, severe effects to
+    decide, prepared actions to fire, the roll fatigue dice may still be added to.
+
+    Carried in ``forms`` (the hook console_context gives this module); its lookups are lazy
+    and run at most once, in one query for the recent steps."""
+
+    def __init__(self, encounter: Encounter, combatants: list[Combatant], forms: dict):
+        self.encounter = encounter
+        self.combatants = combatants
+        self.forms = forms
+
+    @cached_property
+    def recent(self) -> list:
+        return list(
+            self.encounter.events.filter(undone=False)
+            .exclude(kind__in=("undo", "redo"))
+            .order_by("-sequence")[:RECENT_STEPS]
+        )
+
+    @cached_property
+    def pending_effects(self) -> list[dict]:
+        return svc.pending_effects(self.recent)
+
+    @cached_property
+    def fatigue_roll(self):
+        return svc.fatigue_after_candidate(self.encounter, self.recent[:1])
+
+    @cached_property
+    def prepared(self) -> list[Combatant]:
+        return [c for c in self.combatants if (c.state or {}).get("prepared")]
+
+    def _plan(self, key: str):
+        form = self.forms.get(key)
+        if form is None:
+            return None
+        if form.is_bound:
+            return form.plan if form.is_valid() else None
+        return default_attack_plan(form)
+
+    @cached_property
+    def attack_plan(self):
+        return self._plan("aethoria_attack")
+
+    @cached_property
+    def fired_plan(self):
+        return self._plan("aethoria_fired_attack")
+
+    @cached_property
+    def test_plan(self):
+        form = self.forms.get("aethoria_test")
+        if form is None:
+            return None
+        if form.is_bound:
+            return form.plan if form.is_valid() else None
+        combatant = form.fields["combatant"].initial
+        if combatant is None:
+            return None
+        try:
+            return svc.plan_test(
+                self.encounter,
+                svc.TestChoice(combatant_id=combatant, source=form.fields["source"].initial),
+                self.combatants,
+            )
+        except EncounterError:
+            return None
+
+    @cached_property
+    def spell_plan(self):
+        form = self.forms.get("aethoria_spell")
+        if form is None:
+            return None
+        if form.is_bound:
+            return form.plan if form.is_valid() else None
+        try:
+            return svc.plan_spell(
+                self.encounter,
+                svc.SpellChoice(caster_id=form.caster.pk, invested=form.fields["invested"].initial),
+                self.combatants,
+            )
+        except EncounterError:
+            return None

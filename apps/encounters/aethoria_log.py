@@ -1,0 +1,221 @@
+"""Log sentences of the Aethoria events (merged into log.WRITERS).
+
+Written from the event's stored data only, so editing the compendium later changes no line.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+LOCATIONS = {
+    "head": "à la tête",
+    "torso": "au torse",
+    "right_arm": "au bras droit",
+    "left_arm": "au bras gauche",
+    "right_leg": "à la jambe droite",
+    "left_leg": "à la jambe gauche",
+}
+WORDS = {
+    "head": "tête",
+    "torso": "torse",
+    "right_arm": "bras droit",
+    "left_arm": "bras gauche",
+    "right_leg": "jambe droite",
+    "left_leg": "jambe gauche",
+}
+DEFENCES = {"dodge": "esquive", "parry": "parade"}
+EFFECTS = {"bleeding": "saignement", "fracture": "fracture", "instant_death": "mort instantanée"}
+MODES = {"cibler": "cible", "double": "attaque double"}
+ACTIONS = {
+    "defense": "se met en défense (+1 défense)",
+    "move": "se déplace",
+}
+RANGES = {"short": "courte", "medium": "moyenne", "long": "longue", "extreme": "extrême"}
+
+
+def _at(location: str) -> str:
+    return _(LOCATIONS.get(location, "à " + location.replace("_", " ")))
+
+
+def _successes(n: int) -> str:
+    return ngettext("%(n)s réussite", "%(n)s réussites", n) % {"n": n}
+
+
+def _blow(blow: dict, data: dict) -> str:
+    attack = blow["attack"]["successes"]
+    text = _successes(attack)
+    defence = blow.get("defence")
+    if defence:
+        what = DEFENCES.get(defence["kind"], defence["kind"])
+        if defence.get("item"):
+            what += " " + _("avec %(item)s") % {"item": defence["item"]}
+        text += " " + _("contre %(n)s (%(what)s)") % {"n": defence["successes"], "what": what}
+    outcome = blow["outcome"]
+    if not outcome["lands"]:
+        return text + ", " + _("raté")
+    if outcome["hits_obstacle"]:
+        return (
+            text
+            + ", "
+            + _("touché %(at)s, couvert : le tir frappe l'obstacle")
+            % {"at": _at(outcome["location"])}
+        )
+    text += ", " + _("touché %(at)s") % {"at": _at(outcome["location"])}
+    damage = blow.get("damage")
+    if damage:
+        text += " ; " + _("%(total)s dégâts − RD %(rd)s = %(pv)s PV") % {
+            "total": damage["total"],
+            "rd": damage["rd"],
+            "pv": damage["damage"],
+        }
+        if outcome["bonus_dice"]:
+            text += " " + ngettext(
+                "(dont %(n)s dé bonus)", "(dont %(n)s dés bonus)", outcome["bonus_dice"]
+            ) % {"n": outcome["bonus_dice"]}
+    if blow.get("severe", "none") != "none":
+        text += " — " + _("effet proposé : %(effect)s") % {
+            "effect": _(EFFECTS.get(blow["severe"], blow["severe"]))
+        }
+    return text
+
+
+def _attack(data: dict) -> str:
+    blows = data["blows"]
+    weapons = " et ".join(b["weapon"]["name"] for b in blows)
+    intro = _("%(attacker)s attaque %(target)s (%(weapon)s)") % {
+        "attacker": data["attacker"],
+        "target": data["target"],
+        "weapon": weapons,
+    }
+    details = []
+    if data.get("fired"):
+        details.append(_("action préparée"))
+    if data.get("mode") in MODES:
+        details.append(_(MODES[data["mode"]]))
+    if data.get("ranged"):
+        details.append(_("tir, portée %(band)s") % {"band": RANGES.get(data["range_band"], "")})
+    if data.get("aim_bonus"):
+        details.append(_("visée +%(n)s dés") % {"n": data["aim_bonus"]})
+    if data.get("fatigue"):
+        details.append(
+            ngettext("%(n)s dé de fatigue", "%(n)s dés de fatigue", data["fatigue"])
+            % {"n": data["fatigue"]}
+        )
+    if data.get("defence_fatigue"):
+        details.append(_("défense +%(n)s dé(s) de fatigue") % {"n": data["defence_fatigue"]})
+    if data.get("damage_fatigue") and any(b.get("damage") for b in data["blows"]):
+        details.append(_("dégâts +%(n)s dé(s) de fatigue") % {"n": data["damage_fatigue"]})
+    if details:
+        intro += " [" + ", ".join(details) + "]"
+    parts = [_blow(blow, data) for blow in blows]
+    if len(parts) == 2:
+        text = (
+            intro + " : " + _("1re arme, %(a)s ; 2e arme, %(b)s") % {"a": parts[0], "b": parts[1]}
+        )
+    else:
+        text = intro + " : " + parts[0]
+    if data.get("dead"):
+        text += " — " + _("mort")
+    elif data.get("out"):
+        text += " — " + _("hors de combat")
+    return text + "."
+
+
+def _verdict(verdict: dict) -> str:
+    text = _("%(s)s contre difficulté %(d)s, ") % {
+        "s": _successes(verdict["successes"]),
+        "d": verdict["difficulty"],
+    }
+    text += _("réussi") if verdict["success"] else _("échoué")
+    if verdict["much_lower"]:
+        text += " " + _("(très en dessous)")
+    return text
+
+
+def _test(data: dict) -> str:
+    what = data["what"]
+    if data.get("label"):
+        what = f"{data['label']} ({what})"
+    text = _("%(name)s tente %(what)s : %(verdict)s") % {
+        "name": data["name"],
+        "what": what,
+        "verdict": _verdict(data["verdict"]),
+    }
+    return text + "."
+
+
+def _spell(data: dict) -> str:
+    text = _("%(name)s lance %(what)s (Pouvoir investi %(p)s) : %(verdict)s") % {
+        "name": data["name"],
+        "what": data.get("label") or _("un sort"),
+        "p": data["invested"],
+        "verdict": _verdict(data["verdict"]),
+    }
+    text += " ; " + _("fatigue %(phys)s physique, %(ment)s mentale") % {
+        "phys": data["physical_paid"],
+        "ment": data["mental_paid"],
+    }
+    if data.get("pv_from_fatigue"):
+        text += " " + _("(%(n)s PV faute de fatigue)") % {"n": data["pv_from_fatigue"]}
+    if data.get("burn"):
+        text += " — " + _("brûlure d'érys : %(n)s PV") % {"n": data["burn_pv"]}
+    return text + "."
+
+
+def _fatigue(data: dict) -> str:
+    text = ngettext(
+        "%(name)s ajoute %(n)s dé de fatigue au jet n° %(of)s : %(verdict)s",
+        "%(name)s ajoute %(n)s dés de fatigue au jet n° %(of)s : %(verdict)s",
+        data["count"],
+    ) % {
+        "name": data["name"],
+        "n": data["count"],
+        "of": data["of"],
+        "verdict": _verdict(data["verdict"]),
+    }
+    if data.get("burn") and not data.get("burn_before"):
+        text += " — " + _("brûlure d'érys : %(n)s PV") % {"n": data["burn_pv"]}
+    elif data.get("burn_before") and not data.get("burn"):
+        text += " — " + _("plus de brûlure d'érys")
+    return text + "."
+
+
+def _action(data: dict) -> str:
+    action = data["action"]
+    if action == "viser":
+        return _("%(name)s vise %(target)s (+3 dés au prochain tour).") % data
+    if action == "preparer":
+        return _("%(name)s prépare une action : %(description)s, si %(trigger)s.") % data
+    if action == "other":
+        return _("%(name)s : %(note)s.") % data
+    return f"{data['name']} {_(ACTIONS.get(action, action))}."
+
+
+def _fire(data: dict) -> str:
+    return _("%(name)s déclenche son action préparée (%(trigger)s) : %(description)s.") % data
+
+
+def _effect(data: dict) -> str:
+    effect = _(EFFECTS.get(data["effect"], data["effect"]))
+    if data["confirm"]:
+        return _("Le MJ confirme : %(effect)s pour %(target)s (%(at)s).") % {
+            "effect": effect,
+            "target": data["target"],
+            "at": _(WORDS.get(data["location"], data["location"])),
+        }
+    return _("Le MJ écarte l'effet proposé (%(effect)s) pour %(target)s.") % {
+        "effect": effect,
+        "target": data["target"],
+    }
+
+
+AETHORIA_WRITERS: dict = {
+    "aethoria_attack": _attack,
+    "aethoria_test": _test,
+    "aethoria_spell": _spell,
+    "aethoria_fatigue": _fatigue,
+    "aethoria_action": _action,
+    "aethoria_fire": _fire,
+    "aethoria_effect": _effect,
+}

@@ -1,0 +1,279 @@
+"""Aethoria actions of the encounter console (routes are appended to urls.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.core.http import HtmxHttpRequest
+
+from . import aethoria_services as svc
+from . import console
+from .access import get_encounter_for_user
+from .aethoria_forms import (
+    AethoriaAttackForm,
+    AethoriaEffectForm,
+    AethoriaFatigueForm,
+    AethoriaFireForm,
+    AethoriaSpecialForm,
+    AethoriaSpellForm,
+    AethoriaTestForm,
+    fired_combatant,
+)
+from .forms import add_encounter_error
+from .models import Encounter
+from .steps import EncounterError, StaleVersion
+from .views import _refused, _respond
+
+ODDS = "encounters/_aethoria_odds.html"
+
+
+def _people(encounter: Encounter):
+    combatants = console.load_combatants(encounter)
+    return combatants, console.acting_of(encounter, combatants)
+
+
+def _act(request, encounter: Encounter, key: str, form, call: Callable[[dict], object]):
+    """Validate the form, run the step, answer with the console (the form and its message
+    when refused; 409 when someone acted first)."""
+    if form is None:
+        return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
+    posted = request.POST.get("version")
+    if posted and posted != str(encounter.version):
+        # A double click, or a console left open while someone acted: before judging the
+        # form against a state it was not made on.
+        return _refused(request, encounter, StaleVersion(STALE))
+    if not form.is_valid():
+        return _respond(request, encounter, forms={key: form})
+    try:
+        call(
+            {
+                "encounter_id": encounter.pk,
+                "version": form.cleaned_data["version"],
+                "by": request.user,
+            }
+        )
+    except StaleVersion as error:
+        return _refused(request, encounter, error)
+    except EncounterError as error:
+        if key in SMALL_FORMS:
+            # A button, not a form with fields: the message goes where messages go.
+            return _refused(request, encounter, error)
+        add_encounter_error(form, error)
+        return _respond(request, encounter, forms={key: form})
+    return _respond(request, encounter)
+
+
+STALE = "Quelqu'un a agi entre-temps : la console a été actualisée, vérifiez puis recommencez."
+SMALL_FORMS = {"aethoria_fatigue", "aethoria_effect", "aethoria_fire"}
+
+
+def _odds(request, partial: str, form) -> TemplateResponse:
+    valid = form is not None and form.is_valid()
+    return TemplateResponse(
+        request, f"{ODDS}#{partial}", {"form": form, "plan": form.plan if valid else None}
+    )
+
+
+# --- Attacks ---------------------------------------------------------------------------------
+
+
+def _attack_form(encounter: Encounter, data) -> tuple[str, AethoriaAttackForm | None]:
+    """The acting combatant's attack form, or the one of a combatant firing its prepared
+    action when the data names it."""
+    combatants, acting = _people(encounter)
+    fired = fired_combatant(encounter, combatants)
+    if fired is not None and data is not None and data.get("attacker") == str(fired.pk):
+        return "aethoria_fired_attack", AethoriaAttackForm(
+            data, encounter=encounter, attacker=fired, combatants=combatants, fired=True
+        )
+    if acting is None:
+        return "aethoria_attack", None
+    return "aethoria_attack", AethoriaAttackForm(
+        data, encounter=encounter, attacker=acting, combatants=combatants
+    )
+
+
+@require_GET
+def aethoria_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    """The exact odds of the attack being filled in, before any die is rolled."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    _, form = _attack_form(encounter, request.GET)
+    return _odds(request, "aethoria-attack-odds", form)
+
+
+@require_POST
+def aethoria_attack(request: HtmxHttpRequest, encounter_id: int):
+    """Melee, ranged, cibler or attaque double, by the acting (or firing) combatant."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    key, form = _attack_form(encounter, request.POST)
+    return _act(
+        request,
+        encounter,
+        key,
+        form,
+        lambda base: svc.aethoria_attack(**base, choice=form.choice(), faces=form.faces()),
+    )
+
+
+# --- Special actions, prepared actions, severe effects ---------------------------------------
+
+
+@require_POST
+def aethoria_special(request: HtmxHttpRequest, encounter_id: int):
+    """Défense, viser, préparer, se déplacer, autre action."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    combatants, acting = _people(encounter)
+    form = (
+        AethoriaSpecialForm(request.POST, acting=acting, combatants=combatants) if acting else None
+    )
+
+    def call(base):
+        data = form.cleaned_data
+        return svc.aethoria_special(
+            **base,
+            combatant_id=data["combatant"],
+            action=data["action"],
+            target_id=data.get("target"),
+            description=data.get("description", ""),
+            trigger=data.get("trigger", ""),
+            note=data.get("note", ""),
+        )
+
+    return _act(request, encounter, "aethoria_special", form, call)
+
+
+@require_POST
+def aethoria_fire(request: HtmxHttpRequest, encounter_id: int):
+    """The trigger happened: fire a combatant's prepared action."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = AethoriaFireForm(request.POST)
+    return _act(
+        request,
+        encounter,
+        "aethoria_fire",
+        form,
+        lambda base: svc.aethoria_fire(**base, combatant_id=form.cleaned_data["combatant"]),
+    )
+
+
+@require_POST
+def aethoria_effect(request: HtmxHttpRequest, encounter_id: int):
+    """Confirm or dismiss the severe effect an attack proposed."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = AethoriaEffectForm(request.POST)
+    return _act(
+        request,
+        encounter,
+        "aethoria_effect",
+        form,
+        lambda base: svc.aethoria_effect(
+            **base,
+            event_id=form.cleaned_data["event"],
+            blow=form.cleaned_data["blow"],
+            confirm=form.cleaned_data["decision"] == "confirm",
+        ),
+    )
+
+
+# --- Spells, tests, fatigue after the roll ---------------------------------------------------
+
+
+def _spell_form(encounter: Encounter, data) -> AethoriaSpellForm | None:
+    combatants, acting = _people(encounter)
+    if acting is None:
+        return None
+    return AethoriaSpellForm(data, encounter=encounter, caster=acting, combatants=combatants)
+
+
+@require_GET
+def aethoria_spell_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    return _odds(request, "aethoria-spell-odds", _spell_form(encounter, request.GET))
+
+
+@require_POST
+def aethoria_spell(request: HtmxHttpRequest, encounter_id: int):
+    """A doué casts a spell as its action."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = _spell_form(encounter, request.POST)
+    return _act(
+        request,
+        encounter,
+        "aethoria_spell",
+        form,
+        lambda base: svc.aethoria_spell(
+            **base,
+            choice=form.choice(),
+            faces=form.cleaned_data["faces"],
+            fatigue_faces=form.cleaned_data["fatigue_faces"],
+        ),
+    )
+
+
+def _test_form(encounter: Encounter, data) -> AethoriaTestForm:
+    combatants, acting = _people(encounter)
+    return AethoriaTestForm(data, encounter=encounter, combatants=combatants, acting=acting)
+
+
+@require_GET
+def aethoria_test_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    return _odds(request, "aethoria-test-odds", _test_form(encounter, request.GET))
+
+
+@require_POST
+def aethoria_test(request: HtmxHttpRequest, encounter_id: int):
+    """Any test on the table: a skill or a characteristic against a difficulty."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = _test_form(encounter, request.POST)
+    return _act(
+        request,
+        encounter,
+        "aethoria_test",
+        form,
+        lambda base: svc.aethoria_test(
+            **base,
+            choice=form.choice(),
+            faces=form.cleaned_data["faces"],
+            fatigue_faces=form.cleaned_data["fatigue_faces"],
+        ),
+    )
+
+
+@require_POST
+def aethoria_fatigue(request: HtmxHttpRequest, encounter_id: int):
+    """Fatigue dice decided after seeing the last test or spell."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = AethoriaFatigueForm(request.POST)
+    return _act(
+        request,
+        encounter,
+        "aethoria_fatigue",
+        form,
+        lambda base: svc.aethoria_fatigue_after(
+            **base,
+            event_id=form.cleaned_data["event"],
+            count=form.cleaned_data["count"],
+            faces=form.cleaned_data["faces"],
+        ),
+    )
+
+
+P = "<int:encounter_id>/aethoria/"
+urlpatterns = [
+    path(f"{P}attaque/", aethoria_attack, name="aethoria_attack"),
+    path(f"{P}attaque/cotes/", aethoria_attack_odds, name="aethoria_attack_odds"),
+    path(f"{P}action/", aethoria_special, name="aethoria_special"),
+    path(f"{P}declencher/", aethoria_fire, name="aethoria_fire"),
+    path(f"{P}effet/", aethoria_effect, name="aethoria_effect"),
+    path(f"{P}sort/", aethoria_spell, name="aethoria_spell"),
+    path(f"{P}sort/cotes/", aethoria_spell_odds, name="aethoria_spell_odds"),
+    path(f"{P}test/", aethoria_test, name="aethoria_test"),
+    path(f"{P}test/cotes/", aethoria_test_odds, name="aethoria_test_odds"),
+    path(f"{P}fatigue/", aethoria_fatigue, name="aethoria_fatigue"),
+]

@@ -1,0 +1,268 @@
+"""What the console and the table view show, computed once per request (C11: templates
+stay dumb; a constant number of queries whatever the number of combatants or log lines)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from apps.rules import aethoria, ew
+
+from .fighters import condition_words, is_dead, is_out
+from .log import describe
+from .models import Combatant, Encounter, Event, Status
+from .services import NOT_UNDOABLE, load_combatants, redoable_event
+
+LOG_LINES = 60
+
+
+@dataclass(frozen=True)
+class Bar:
+    """A pool as components/pool_bars.html draws it: a <meter> with its numbers."""
+
+    key: str
+    label: str
+    value: int
+    max: int
+
+    @property
+    def low(self) -> float:
+        return self.max / 4
+
+    @property
+    def high(self) -> float:
+        return self.max / 2
+
+    @property
+    def meter_value(self) -> int:
+        return max(0, self.value)  # Aethoria PV can fall below 0
+
+
+@dataclass
+class Row:
+    combatant: Combatant
+    acting: bool
+    out: bool
+    dead: bool
+    words: str
+    bars: list[Bar]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.combatant.character.name
+
+
+def _ew_row(combatant: Combatant, house: ew.EwHouseRules) -> tuple[list[Bar], list[str]]:
+    sheet = combatant.character.ew
+    pools = sheet.pools()
+    bars = [
+        Bar("superficial", _("Superficiels"), pools.superficial, pools.pv),
+        Bar("lethal", _("Létaux"), pools.lethal, pools.pv),
+        Bar("eclat", _("Éclat"), sheet.eclat, sheet.eclat_max),
+    ]
+    notes = []
+    if pools.wound_malus:
+        notes.append(_("malus %(malus)s") % {"malus": pools.wound_malus})
+    state = combatant.state or {}
+    if state.get("stance") == ew.TOTAL_ATTACK:
+        notes.append(_("attaque totale"))
+    elif state.get("stance") == ew.TOTAL_DEFENCE:
+        notes.append(_("défense totale"))
+    actions = state.get("attacks", 0), state.get("defences", 0)
+    if any(actions):
+        notes.append(_("%(a)s att. / %(d)s déf. ce round") % {"a": actions[0], "d": actions[1]})
+    return bars, notes
+
+
+def _aethoria_row(
+    combatant: Combatant, house: aethoria.AethoriaHouseRules
+) -> tuple[list[Bar], list[str]]:
+    sheet = combatant.character.aethoria
+    pools = sheet.pools(house)
+    bars = [
+        Bar("pv", _("PV"), pools.pv, pools.pv_max),
+        Bar("physical", _("Fatigue physique"), pools.physical, pools.physical_max),
+        Bar("mental", _("Fatigue mentale"), pools.mental, pools.mental_max),
+    ]
+    state = combatant.state or {}
+    notes = [_("%(n)s défense(s)") % {"n": state.get("defences", aethoria.BASE_DEFENCES)}]
+    if state.get("aim_target"):
+        notes.append(_("vise") if not state.get("aim_ready") else _("visée prête (+3 dés)"))
+    if state.get("prepared"):
+        notes.append(_("action préparée : %(what)s") % {"what": state["prepared"]["description"]})
+    if state.get("bleeding"):
+        notes.append(_("saigne"))
+    for effect in state.get("effects", []):
+        notes.append(effect.get("label", effect.get("kind", "")))
+    return bars, notes
+
+
+def rows_for(encounter: Encounter, combatants: list[Combatant], house) -> list[Row]:
+    acting = acting_of(encounter, combatants)
+    build = _ew_row if encounter.campaign.is_ew else _aethoria_row
+    rows = []
+    for combatant in combatants:
+        bars, notes = build(combatant, house)
+        rows.append(
+            Row(
+                combatant=combatant,
+                acting=acting is not None and combatant.pk == acting.pk,
+                out=is_out(combatant, house),
+                dead=is_dead(combatant, house),
+                words=condition_words(combatant, house),
+                bars=bars,
+                notes=notes,
+            )
+        )
+    return rows
+
+
+def acting_of(encounter: Encounter, combatants: list[Combatant]) -> Combatant | None:
+    if encounter.status not in (Status.RUNNING, Status.PAUSED) or not combatants:
+        return None
+    return combatants[min(encounter.turn, len(combatants) - 1)]
+
+
+@dataclass(frozen=True)
+class LogLine:
+    event: Event
+    text: str
+
+
+def log_lines(encounter: Encounter, *, public_only: bool = False) -> list[LogLine]:
+    events = encounter.events.order_by("-sequence")
+    if public_only:
+        events = events.filter(public=True)
+    return [LogLine(event, describe(event)) for event in events[:LOG_LINES]]
+
+
+def console_context(request, encounter: Encounter, *, forms: dict | None = None) -> dict:
+    """Everything the GM's console shows."""
+    from .forms import (
+        AddCombatantsForm,
+        AwardXpForm,
+        EwAttackForm,
+        EwTestForm,
+        FromTemplateForm,
+        InitiativeForm,
+    )
+
+    house = encounter.campaign.house()
+    combatants = load_combatants(encounter)
+    acting = acting_of(encounter, combatants)
+    forms = dict(forms or {})
+    initial = {"version": encounter.version}
+    if encounter.status == Status.PREPARING:
+        forms.setdefault("add", AddCombatantsForm(encounter=encounter))
+        forms.setdefault("from_template", FromTemplateForm(encounter=encounter))
+    if encounter.status == Status.FINISHED and not encounter.summary.get("xp_awarded"):
+        forms.setdefault("award", AwardXpForm(initial={"reason": encounter.name}))
+    if encounter.status == Status.PREPARING:
+        forms.setdefault(
+            "initiative",
+            InitiativeForm(
+                initial=initial,
+                combatants=combatants,
+                sides=10 if encounter.campaign.is_ew else 20,
+            ),
+        )
+    if encounter.campaign.is_ew and encounter.status == Status.RUNNING:
+        if acting is not None:
+            forms.setdefault(
+                "ew_attack",
+                EwAttackForm(
+                    initial=initial, encounter=encounter, attacker=acting, combatants=combatants
+                ),
+            )
+        if request.GET.get("panel") == "test":  # without JavaScript; htmx loads it lazily
+            forms.setdefault(
+                "ew_test",
+                EwTestForm(
+                    initial=initial, encounter=encounter, combatants=combatants, acting=acting
+                ),
+            )
+    if not encounter.campaign.is_ew and encounter.status == Status.RUNNING:
+        from .aethoria_forms import console_forms
+
+        console_forms(encounter, combatants, acting, forms)
+    attack_plan = None
+    attack_form = forms.get("ew_attack")
+    if attack_form is not None and not attack_form.is_bound and len(combatants) > 1:
+        attack_plan = _default_attack_plan(encounter, acting, combatants)
+    lines = log_lines(encounter)
+    last_undoable = next(
+        (
+            line.event
+            for line in lines
+            if line.event.kind not in NOT_UNDOABLE and not line.event.undone
+        ),
+        None,
+    )
+    return {
+        "encounter": encounter,
+        "campaign": encounter.campaign,
+        "house": house,
+        "combatants": combatants,
+        "rows": rows_for(encounter, combatants, house),
+        "acting": acting,
+        "forms": forms,
+        "log": lines,
+        "can_undo": last_undoable is not None,
+        "can_redo": redoable_event(encounter) is not None
+        if encounter.status in (Status.RUNNING, Status.PAUSED)
+        else False,
+        "rescuable": _rescuable(lines),
+        "attack_plan": attack_plan,
+        "live_url": reverse("encounters:changes", args=[encounter.pk]),
+    }
+
+
+def _default_attack_plan(encounter: Encounter, acting: Combatant, combatants: list[Combatant]):
+    """The odds of the form as first shown: the first other combatant, no active defence."""
+    from .ew_services import AttackChoice, plan_attack
+    from .steps import EncounterError
+
+    target = next((c for c in combatants if c.pk != acting.pk), None)
+    try:
+        choice = AttackChoice(attacker_id=acting.pk, target_id=target.pk)
+        return plan_attack(encounter, choice, combatants)
+    except EncounterError:
+        return None
+
+
+def _rescuable(lines: list[LogLine]) -> Event | None:
+    """The latest failed EW roll of a PC that a point d'éclat could still turn around."""
+    rescued = {
+        line.event.data.get("of")
+        for line in lines
+        if line.event.kind == "ew_eclat" and not line.event.undone
+    }
+    for line in lines:
+        event = line.event
+        if event.kind in ("ew_attack", "ew_test") and not event.undone:
+            if event.data.get("rescuable") and event.sequence not in rescued:
+                return event
+            return None
+    return None
+
+
+def table_context(request, encounter: Encounter) -> dict:
+    """The players' view: hidden combatants left out, NPCs as words only."""
+    house = encounter.campaign.house()
+    everyone = load_combatants(encounter)
+    acting = acting_of(encounter, everyone)
+    combatants = [c for c in everyone if not c.hidden]
+    rows = rows_for(encounter, combatants, house)
+    for row in rows:
+        row.acting = acting is not None and row.combatant.pk == acting.pk
+        if not row.combatant.character.is_pc:
+            # An NPC's numbers never reach a player's screen: words only.
+            row.bars, row.notes = [], []
+    return {
+        "encounter": encounter,
+        "rows": rows,
+        "live_url": reverse("encounters:changes", args=[encounter.pk]),
+    }

@@ -1,0 +1,497 @@
+"""EW-System actions in a running encounter: attack, test, stance, points d'éclat.
+
+Each action has a *plan* (everything known before the dice: modifiers, NA, ND, impact and
+the exact odds), shown to the GM as they fill the form, and a service that rolls (or takes
+the typed faces), resolves with the rules engine and records the step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from apps.rules import ew
+from apps.rules.dice import SecureDice, check_d10, check_d20
+from apps.rules.errors import RulesError
+
+from .fighters import is_dead, is_out
+from .models import Combatant, DiceSource, Encounter, Event, Status
+from .services import _combatant, _combatants, acting_combatant
+from .steps import EncounterError, Step, lock_encounter, require_status
+
+
+def rules_weapon(weapon) -> ew.EwWeapon:
+    """A compendium weapon (or None for bare fists) as the engine's weapon."""
+    return ew.BARE_FISTS if weapon is None else weapon.as_rules_weapon()
+
+
+def protection(combatant: Combatant) -> int:
+    armour = combatant.character.ew.armour
+    return armour.protection if armour else 0
+
+
+def round_actions(combatant: Combatant) -> ew.RoundActions:
+    state = combatant.state or {}
+    return ew.RoundActions(
+        attacks=state.get("attacks", 0),
+        defences=state.get("defences", 0),
+        stance=state.get("stance", ew.NORMAL),
+    )
+
+
+def specialty_level(combatant: Combatant, specialty_rank_id: int | None) -> tuple[int, str]:
+    """Level and name of one of the combatant's specialties (none chosen: 0)."""
+    if not specialty_rank_id:
+        return 0, ""
+    for rank in combatant.character.ew.specialties.all():
+        if rank.pk == specialty_rank_id:
+            return rank.level, rank.specialty.name
+    raise EncounterError(_("Cette spécialité n'est pas sur sa fiche."), "specialty")
+
+
+def weapon_of(combatant: Combatant, weapon_id: int | None):
+    if not weapon_id:
+        return None
+    for weapon in combatant.character.ew.weapons.all():
+        if weapon.pk == weapon_id:
+            return weapon
+    raise EncounterError(_("Cette arme n'est pas dans son équipement."), "weapon")
+
+
+@dataclass(frozen=True)
+class AttackChoice:
+    attacker_id: int
+    target_id: int
+    weapon_id: int | None = None
+    specialty_id: int | None = None
+    defence: str = "none"  # "none" or "active"
+    defence_specialty_id: int | None = None
+    modifier: int = 0
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    """An EW attack before its dice: who, with what, and the exact odds."""
+
+    attacker: Combatant
+    target: Combatant
+    weapon: ew.EwWeapon
+    specialty_name: str
+    attacker_com: int
+    specialty: int
+    attacker_after: ew.RoundActions
+    defender_after: ew.RoundActions | None
+    modifiers: tuple[int, ...]
+    na: int
+    nd: int
+    active_defence: ew.EwActiveDefence | None
+    impact: int
+    protection: int
+    target_natural_defence: int
+    odds: ew.EwAttackOdds
+
+    @property
+    def expected_superficial(self) -> Fraction:
+        return self.odds.expected_superficial
+
+    @property
+    def max_superficial(self) -> int:
+        return max(self.odds.superficial)
+
+    @property
+    def max_lethal(self) -> int:
+        return max(self.odds.lethal)
+
+
+def _pick(encounter: Encounter, combatants: Sequence[Combatant] | None, pk: int) -> Combatant:
+    """A combatant from the ones already loaded (no query), else from the database."""
+    if combatants is None:
+        return _combatant(encounter, pk)
+    for combatant in combatants:
+        if combatant.pk == pk:
+            return combatant
+    raise EncounterError(_("Ce combattant ne fait pas partie de la rencontre."))
+
+
+def plan_attack(
+    encounter: Encounter, choice: AttackChoice, combatants: Sequence[Combatant] | None = None
+) -> AttackPlan:
+    """Everything about an attack that is known before rolling (raises EncounterError)."""
+    house = encounter.campaign.house()
+    attacker = _pick(encounter, combatants, choice.attacker_id)
+    target = _pick(encounter, combatants, choice.target_id)
+    if attacker.pk == target.pk:
+        raise EncounterError(_("Un combattant ne s'attaque pas lui-même."), "target")
+    if is_out(attacker, house):
+        raise EncounterError(
+            _("%(name)s est hors de combat.") % {"name": attacker.character.name}, "attacker"
+        )
+    if is_dead(target, house):
+        raise EncounterError(
+            _("%(name)s est déjà mort.") % {"name": target.character.name}, "target"
+        )
+    try:
+        attacker_after, round_modifier = round_actions(attacker).attack(house)
+        spec, spec_name = specialty_level(attacker, choice.specialty_id)
+        weapon = rules_weapon(weapon_of(attacker, choice.weapon_id))
+        a_sheet, t_sheet = attacker.character.ew, target.character.ew
+        a_derived = a_sheet.derived(house.rounding)
+        t_derived = t_sheet.derived(house.rounding)
+        modifiers = (round_modifier, a_sheet.pools().wound_malus, choice.modifier)
+        defender_after, active = None, None
+        if choice.defence == "active":
+            if is_out(target, house):
+                raise EncounterError(
+                    _("%(name)s est hors de combat : pas de défense active.")
+                    % {"name": target.character.name},
+                    "defence",
+                )
+            defender_after, defence_modifier = round_actions(target).defend(house)
+            def_spec, _level_name = specialty_level(target, choice.defence_specialty_id)
+            active = ew.EwActiveDefence(
+                com=t_derived.com,
+                specialty=def_spec,
+                modifiers=(defence_modifier, t_sheet.pools().wound_malus),
+            )
+        nd = ew.to_hit_nd(t_derived.natural_defence, active)
+        impact = ew.weapon_impact(weapon, a_sheet.phy, house.rounding)
+        odds = ew.attack_odds(
+            na=a_derived.com + spec,
+            nd=nd,
+            impact=impact,
+            target_natural_defence=t_derived.natural_defence,
+            target_protection=protection(target),
+            modifiers=modifiers,
+            table=house.table,
+        )
+    except RulesError as error:
+        raise EncounterError(error.message, error.field) from error
+    return AttackPlan(
+        attacker=attacker,
+        target=target,
+        weapon=weapon,
+        specialty_name=spec_name,
+        attacker_com=a_derived.com,
+        specialty=spec,
+        attacker_after=attacker_after,
+        defender_after=defender_after,
+        modifiers=modifiers,
+        na=a_derived.com + spec,
+        nd=nd,
+        active_defence=active,
+        impact=impact,
+        protection=protection(target),
+        target_natural_defence=t_derived.natural_defence,
+        odds=odds,
+    )
+
+
+def _faces(to_hit: int | None, damage: int | None) -> tuple[int, int, str]:
+    """The typed faces (physical dice) or faces rolled by the app."""
+    if to_hit is None:
+        if damage is not None:
+            raise EncounterError(_("Tapez aussi le d20 pour toucher."), "to_hit_face")
+        dice = SecureDice()
+        return dice.d20(1)[0], dice.d10(1)[0], DiceSource.APP
+    try:
+        check_d20(to_hit, field="to_hit_face")
+        if damage is not None:
+            check_d10(damage, field="damage_face")
+    except RulesError as error:
+        raise EncounterError(error.message, error.field) from error
+    return to_hit, damage, DiceSource.PHYSICAL
+
+
+@transaction.atomic
+def ew_attack(
+    *,
+    encounter_id: int,
+    version: int | None,
+    by,
+    choice: AttackChoice,
+    to_hit_face: int | None = None,
+    damage_face: int | None = None,
+) -> Event:
+    """The acting combatant attacks: roll to hit, then damage on both pools if it lands."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING)
+    combatants = _combatants(encounter)
+    acting = acting_combatant(encounter, combatants)
+    if acting is None or acting.pk != choice.attacker_id:
+        raise EncounterError(_("Ce n'est pas son tour d'agir."), "attacker")
+    plan = plan_attack(encounter, choice, combatants)
+    to_hit, damage, source = _faces(to_hit_face, damage_face)
+    house = encounter.campaign.house()
+    try:
+        result = ew.resolve_attack(
+            attacker_com=plan.attacker_com,
+            attacker_phy=plan.attacker.character.ew.phy,
+            weapon=plan.weapon,
+            weapon_specialty=plan.specialty,
+            target_phy=plan.target.character.ew.phy,
+            target_protection=plan.protection,
+            to_hit_roll=to_hit,
+            damage_roll=damage,
+            active_defence=plan.active_defence,
+            modifiers=plan.modifiers,
+            house=house,
+        )
+    except RulesError as error:
+        raise EncounterError(error.message, error.field) from error
+    step = Step(
+        encounter,
+        "ew_attack",
+        by,
+        actor=plan.attacker,
+        target=plan.target,
+        dice=source,
+        public=not (plan.attacker.hidden or plan.target.hidden),
+    )
+    step.set(plan.attacker, "state", asdict(plan.attacker_after))
+    if plan.defender_after is not None:
+        step.set(plan.target, "state", asdict(plan.defender_after))
+    applied = None
+    if result.damage is not None:
+        applied = apply_ew_damage(
+            step, plan.target, result.damage.superficial, result.damage.lethal
+        )
+    return step.commit(
+        {
+            "attacker": plan.attacker.character.name,
+            "target": plan.target.character.name,
+            "weapon": plan.weapon.name or "poings",
+            # The weapon's values at the time: editing the compendium later changes no log.
+            "weapon_rules": asdict(plan.weapon),
+            "specialty": plan.specialty_name,
+            "defence": "active" if plan.active_defence else "none",
+            "to_hit": asdict(result.to_hit),
+            "damage": asdict(result.damage) if result.damage else None,
+            "applied": _applied_json(applied),
+            "odds": {"hit": str(plan.odds.hit)},
+            "rescuable": not result.to_hit.success and plan.attacker.character.is_pc,
+        }
+    )
+
+
+def apply_ew_damage(step: Step, target: Combatant, superficial: int, lethal: int):
+    sheet = target.character.ew
+    applied = ew.apply_damage(sheet.pools(), superficial, lethal)
+    step.set(sheet, "superficial_left", applied.after.superficial)
+    step.set(sheet, "lethal_left", applied.after.lethal)
+    return applied
+
+
+def _applied_json(applied) -> dict | None:
+    if applied is None:
+        return None
+    return {
+        "superficial": applied.from_superficial,
+        "overflow": applied.overflow,
+        "lethal": applied.from_lethal,
+        "unconscious": applied.after.unconscious,
+        "dead": applied.after.dead,
+        "wound_malus": applied.after.wound_malus,
+    }
+
+
+# --- Stances, tests, éclat -------------------------------------------------------------------
+
+
+@transaction.atomic
+def ew_stance(
+    *, encounter_id: int, version: int | None, by, combatant_id: int, stance: str
+) -> Event:
+    """Declare total attack or total defence for the rest of the round."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING)
+    combatant = _combatant(encounter, combatant_id)
+    actions = round_actions(combatant)
+    try:
+        if stance == ew.TOTAL_ATTACK:
+            after = actions.declare_total_attack()
+        elif stance == ew.TOTAL_DEFENCE:
+            after = actions.declare_total_defence()
+        else:
+            raise EncounterError(_("Posture inconnue."), "stance")
+    except RulesError as error:
+        raise EncounterError(error.message, error.field) from error
+    step = Step(encounter, "ew_stance", by, actor=combatant, public=not combatant.hidden)
+    step.set(combatant, "state", asdict(after))
+    return step.commit({"name": combatant.character.name, "stance": stance})
+
+
+@dataclass(frozen=True)
+class TestChoice:
+    """A test on the table: NA from a characteristic or field + specialty, against a
+    difficulty or an opponent's level."""
+
+    combatant_id: int
+    na_source: str  # "phy"/"men"/"per"/"pre", or "con"/"com"/"hab"/"soc" (+ specialty)
+    specialty_id: int | None = None
+    nd: int | None = None
+    opponent_id: int | None = None
+    opponent_source: str = ""
+    opponent_specialty_id: int | None = None
+    modifier: int = 0
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class TestPlan:
+    combatant: Combatant
+    opponent: Combatant | None
+    na: int
+    nd: int
+    modifiers: tuple[int, ...]
+    chance: Fraction
+
+
+def _level(combatant: Combatant, source: str, specialty_id: int | None, rounding: str) -> int:
+    sheet = combatant.character.ew
+    if source in ew.CHARACTERISTICS:
+        return getattr(sheet, source)
+    if source in ew.FIELDS:
+        return (
+            getattr(sheet.derived(rounding), source) + specialty_level(combatant, specialty_id)[0]
+        )
+    raise EncounterError(_("Choisissez une caractéristique ou un champ."), "na_source")
+
+
+def plan_test(encounter: Encounter, choice: TestChoice) -> TestPlan:
+    house = encounter.campaign.house()
+    combatant = _combatant(encounter, choice.combatant_id)
+    na = _level(combatant, choice.na_source, choice.specialty_id, house.rounding)
+    opponent = None
+    if choice.opponent_id:
+        opponent = _combatant(encounter, choice.opponent_id)
+        nd = _level(
+            opponent,
+            choice.opponent_source or choice.na_source,
+            choice.opponent_specialty_id,
+            house.rounding,
+        )
+    elif choice.nd is None:
+        raise EncounterError(_("Donnez une difficulté ou un adversaire."), "nd")
+    else:
+        nd = choice.nd
+    # Wounds and the round's extra attacks/defences weigh on every action, tests included.
+    modifiers = (
+        combatant.character.ew.pools().wound_malus,
+        round_actions(combatant).malus(house),
+        choice.modifier,
+    )
+    try:
+        chance = ew.success_probability(na, nd, modifiers, house.table)
+    except RulesError as error:
+        raise EncounterError(error.message, error.field) from error
+    return TestPlan(combatant, opponent, na, nd, modifiers, chance)
+
+
+@transaction.atomic
+def ew_test(
+    *, encounter_id: int, version: int | None, by, choice: TestChoice, face: int | None = None
+) -> Event:
+    """Any test on the table (a skill, a characteristic, an opposed roll)."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING, Status.PAUSED)
+    plan = plan_test(encounter, choice)
+    house = encounter.campaign.house()
+    source = DiceSource.PHYSICAL if face is not None else DiceSource.APP
+    roll = face if face is not None else SecureDice().d20(1)[0]
+    try:
+        result = ew.resolve_test(plan.na, plan.nd, roll, plan.modifiers, house.table)
+    except RulesError as error:
+        raise EncounterError(
+            error.message, "face" if error.field == "roll" else error.field
+        ) from error
+    step = Step(
+        encounter,
+        "ew_test",
+        by,
+        actor=plan.combatant,
+        target=plan.opponent,
+        dice=source,
+        public=not plan.combatant.hidden,
+    )
+    return step.commit(
+        {
+            "name": plan.combatant.character.name,
+            "label": choice.label,
+            "opponent": plan.opponent.character.name if plan.opponent else "",
+            "result": asdict(result),
+            "odds": {"success": str(plan.chance)},
+            "rescuable": not result.success and plan.combatant.character.is_pc,
+        }
+    )
+
+
+@transaction.atomic
+def ew_eclat_rescue(
+    *, encounter_id: int, version: int | None, by, event_id: int, damage_face: int | None = None
+) -> Event:
+    """Spend 1 point d'éclat to turn the failed roll of a logged attack or test into a
+    success; a rescued attack then deals its damage."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING, Status.PAUSED)
+    failed = encounter.events.filter(pk=event_id, undone=False).first()
+    if failed is None or not failed.data.get("rescuable"):
+        raise EncounterError(_("Ce jet ne peut pas être sauvé par un point d'éclat."), "event")
+    if encounter.events.filter(kind="ew_eclat", data__of=failed.sequence, undone=False).exists():
+        raise EncounterError(_("Ce jet a déjà été sauvé."), "event")
+    combatant = _combatant(encounter, failed.actor_id)
+    sheet = combatant.character.ew
+    key = "to_hit" if failed.kind == "ew_attack" else "result"
+    try:
+        rescued, spend = ew.rescue_with_eclat(ew.EwTestResult(**failed.data[key]), sheet.eclat)
+    except RulesError as error:
+        raise EncounterError(error.message, error.field) from error
+    step = Step(encounter, "ew_eclat", by, actor=combatant, public=failed.public)
+    step.set(sheet, "eclat", spend.after)
+    data = {"of": failed.sequence, "name": combatant.character.name, "result": asdict(rescued)}
+    if failed.kind == "ew_attack":
+        target = _combatant(encounter, failed.target_id)
+        house = encounter.campaign.house()
+        if damage_face is None:
+            damage_face, step.dice = SecureDice().d10(1)[0], DiceSource.APP
+        else:
+            step.dice = DiceSource.PHYSICAL
+        try:
+            damage = ew.roll_damage(
+                damage_face,
+                impact=ew.weapon_impact(
+                    ew.EwWeapon(**failed.data["weapon_rules"]), sheet.phy, house.rounding
+                ),
+                target_natural_defence=target.character.ew.derived(house.rounding).natural_defence,
+                target_protection=protection(target),
+            )
+        except RulesError as error:
+            raise EncounterError(error.message, "damage_face") from error
+        step.target = target
+        data["target"] = target.character.name
+        data["damage"] = asdict(damage)
+        data["applied"] = _applied_json(
+            apply_ew_damage(step, target, damage.superficial, damage.lethal)
+        )
+    return step.commit(data)
+
+
+@transaction.atomic
+def ew_coup_de_pouce(
+    *, encounter_id: int, version: int | None, by, combatant_id: int, note: str
+) -> Event:
+    """Spend 1 point d'éclat for a narrative helping hand, with the GM's note."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING, Status.PAUSED)
+    combatant = _combatant(encounter, combatant_id)
+    sheet = combatant.character.ew
+    try:
+        spend = ew.spend_coup_de_pouce(sheet.eclat, note)
+    except RulesError as error:
+        raise EncounterError(error.message, error.field) from error
+    step = Step(encounter, "ew_coup_de_pouce", by, actor=combatant, public=not combatant.hidden)
+    step.set(sheet, "eclat", spend.after)
+    return step.commit({"name": combatant.character.name, "note": spend.note})

@@ -1,0 +1,285 @@
+"""Every input of the encounter console goes through one of these forms (C10)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.rules import ew
+
+from .ew_services import AttackChoice, TestChoice, plan_attack, plan_test
+from .models import Combatant, Encounter
+from .steps import EncounterError
+
+
+class EncounterForm(forms.ModelForm):
+    class Meta:
+        model = Encounter
+        fields = ["name"]
+
+
+class VersionForm(forms.Form):
+    """Every action carries the version of the encounter it was made on."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+
+def add_encounter_error(form: forms.Form, error: EncounterError) -> None:
+    """Put a refused step's message next to its field, or above the form when the field is
+    not one the user sees."""
+    field = form.fields.get(error.field or "")
+    form.add_error(
+        error.field if field is not None and not field.widget.is_hidden else None, error.message
+    )
+
+
+def optional_face(sides: int, label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=1,
+        max_value=sides,
+        help_text=_("Vide : l'application lance le dé."),
+        error_messages={
+            "min_value": _("Un d%(sides)s donne de 1 à %(sides)s.") % {"sides": sides},
+            "max_value": _("Un d%(sides)s donne de 1 à %(sides)s.") % {"sides": sides},
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "face-input"}),
+    )
+
+
+class InitiativeForm(VersionForm):
+    """Optional physical-dice faces for initiative, one per combatant."""
+
+    def __init__(self, *args, combatants: list[Combatant], sides: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sides = sides
+        for combatant in combatants:
+            self.fields[f"face_{combatant.pk}"] = optional_face(sides, combatant.character.name)
+
+    def faces(self) -> dict[int, int]:
+        return {
+            int(name.removeprefix("face_")): value
+            for name, value in self.cleaned_data.items()
+            if name.startswith("face_") and value is not None
+        }
+
+
+class AddCombatantsForm(forms.Form):
+    characters = forms.ModelMultipleChoiceField(
+        label=_("Personnages"),
+        queryset=None,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    hidden = forms.BooleanField(label=_("Cachés aux joueurs"), required=False)
+
+    def __init__(self, *args, encounter: Encounter, **kwargs):
+        super().__init__(*args, **kwargs)
+        from apps.characters.models import Character
+
+        self.fields["characters"].queryset = (
+            Character.objects.for_campaign(encounter.campaign)
+            .filter(is_template=False)
+            .exclude(combatants__encounter=encounter)
+            .order_by("kind", "name")
+        )
+
+
+class FromTemplateForm(forms.Form):
+    template = forms.ModelChoiceField(label=_("Modèle de PNJ"), queryset=None)
+    count = forms.IntegerField(label=_("Combien"), min_value=1, max_value=20, initial=1)
+    hidden = forms.BooleanField(label=_("Cachés aux joueurs"), required=False)
+
+    def __init__(self, *args, encounter: Encounter, **kwargs):
+        super().__init__(*args, **kwargs)
+        from apps.characters.models import Character
+
+        self.fields["template"].queryset = (
+            Character.objects.for_campaign(encounter.campaign)
+            .npcs()
+            .filter(is_template=True)
+            .order_by("name")
+        )
+
+
+class AwardXpForm(forms.Form):
+    amount = forms.IntegerField(label=_("XP pour chaque PJ"), min_value=1, max_value=50, initial=2)
+    reason = forms.CharField(label=_("Raison"), max_length=200)
+
+
+class EwAttackForm(VersionForm):
+    attacker = forms.IntegerField(widget=forms.HiddenInput)
+    target = forms.TypedChoiceField(label=_("Cible"), coerce=int)
+    weapon = forms.TypedChoiceField(label=_("Arme"), coerce=int, required=False, empty_value=None)
+    specialty = forms.TypedChoiceField(
+        label=_("Spécialité"), coerce=int, required=False, empty_value=None
+    )
+    defence = forms.ChoiceField(
+        label=_("Le défenseur"),
+        choices=[
+            ("none", _("ne se défend pas (défense naturelle)")),
+            ("active", _("se défend activement")),
+        ],
+        initial="none",
+        widget=forms.RadioSelect,
+    )
+    defence_specialty = forms.TypedChoiceField(
+        label=_("Spécialité du défenseur"), coerce=int, required=False, empty_value=None
+    )
+    modifier = forms.IntegerField(label=_("Modificateur"), initial=0, min_value=-20, max_value=20)
+    to_hit_face = optional_face(20, _("d20 pour toucher"))
+    damage_face = optional_face(10, _("d10 des dégâts (si touché)"))
+
+    def __init__(
+        self,
+        *args,
+        encounter: Encounter,
+        attacker: Combatant,
+        combatants: list[Combatant],
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        self.encounter = encounter
+        self.acting = attacker
+        self.combatants = combatants
+        self.plan = None
+        self.fields["attacker"].initial = attacker.pk
+        others = [c for c in combatants if c.pk != attacker.pk]
+        self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
+        sheet = attacker.character.ew
+        self.fields["weapon"].choices = [
+            ("", _("Poings")),
+            *((w.pk, w.name) for w in sheet.weapons.all()),
+        ]
+        self.fields["specialty"].choices = [
+            ("", _("Aucune (0)")),
+            *((r.pk, f"{r.specialty.name} ({r.level})") for r in sheet.specialties.all()),
+        ]
+        # The defender's specialties: only the chosen target's (the form is re-rendered when
+        # the target changes), so the list stays short whatever the size of the fight.
+        target = self._chosen_target(others)
+        self.fields["defence_specialty"].choices = [
+            ("", _("Aucune (0)")),
+            *(
+                (r.pk, f"{r.specialty.name} ({r.level})")
+                for r in (target.character.ew.specialties.all() if target else ())
+            ),
+        ]
+
+    def _chosen_target(self, others: list[Combatant]) -> Combatant | None:
+        wanted = str(self.data.get("target", "")) if self.is_bound else ""
+        return next((c for c in others if str(c.pk) == wanted), others[0] if others else None)
+
+    def choice(self) -> AttackChoice:
+        data = self.cleaned_data
+        return AttackChoice(
+            attacker_id=data["attacker"],
+            target_id=data["target"],
+            weapon_id=data.get("weapon"),
+            specialty_id=data.get("specialty"),
+            defence=data["defence"],
+            defence_specialty_id=data.get("defence_specialty"),
+            modifier=data["modifier"],
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("attacker") not in (None, self.acting.pk):
+            # A form left open from an earlier turn, or a forged one.
+            self.add_error(None, _("Ce n'est pas son tour d'agir."))
+        if self.errors:
+            return cleaned
+        try:
+            self.plan = plan_attack(self.encounter, self.choice(), self.combatants)
+        except EncounterError as error:
+            add_encounter_error(self, error)
+        return cleaned
+
+
+NA_SOURCES = [
+    *((name, label) for name, label in ew.CHARACTERISTIC_LABELS.items()),
+    ("con", _("con (connaissance) + spécialité")),
+    ("com", _("com (combat) + spécialité")),
+    ("hab", _("hab (habileté) + spécialité")),
+    ("soc", _("soc (social) + spécialité")),
+]
+
+
+class EwTestForm(VersionForm):
+    combatant = forms.TypedChoiceField(label=_("Qui"), coerce=int)
+    label = forms.CharField(label=_("Action"), required=False, max_length=80)
+    na_source = forms.ChoiceField(label=_("NA"), choices=NA_SOURCES)
+    specialty = forms.TypedChoiceField(
+        label=_("Spécialité"), coerce=int, required=False, empty_value=None
+    )
+    nd = forms.IntegerField(label=_("ND (difficulté)"), required=False, min_value=0, max_value=40)
+    opponent = forms.TypedChoiceField(
+        label=_("ou opposé à"), coerce=int, required=False, empty_value=None
+    )
+    modifier = forms.IntegerField(label=_("Modificateur"), initial=0, min_value=-20, max_value=20)
+    face = optional_face(20, _("d20"))
+
+    def __init__(
+        self,
+        *args,
+        encounter: Encounter,
+        combatants: list[Combatant],
+        acting: Combatant | None,
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        self.encounter = encounter
+        self.plan = None
+        people = [(c.pk, c.character.name) for c in combatants]
+        self.fields["combatant"].choices = people
+        if acting:
+            self.fields["combatant"].initial = acting.pk
+        self.fields["opponent"].choices = [("", "—"), *people]
+        self.fields["specialty"].choices = [
+            ("", _("Aucune (0)")),
+            *(
+                (r.pk, f"{c.character.name} — {r.specialty.name} ({r.level})")
+                for c in combatants
+                for r in c.character.ew.specialties.all()
+            ),
+        ]
+
+    def choice(self) -> TestChoice:
+        data = self.cleaned_data
+        return TestChoice(
+            combatant_id=data["combatant"],
+            na_source=data["na_source"],
+            specialty_id=data.get("specialty"),
+            nd=data.get("nd"),
+            opponent_id=data.get("opponent"),
+            modifier=data["modifier"],
+            label=data.get("label", ""),
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        try:
+            self.plan = plan_test(self.encounter, self.choice())
+        except EncounterError as error:
+            add_encounter_error(self, error)
+        return cleaned
+
+
+class EwStanceForm(VersionForm):
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
+    stance = forms.ChoiceField(
+        choices=[(ew.TOTAL_ATTACK, _("Attaque totale")), (ew.TOTAL_DEFENCE, _("Défense totale"))]
+    )
+
+
+class EwEclatForm(VersionForm):
+    event = forms.IntegerField(widget=forms.HiddenInput)
+    damage_face = optional_face(10, _("d10 des dégâts"))
+
+
+class EwCoupDePouceForm(VersionForm):
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
+    note = forms.CharField(label=_("Coup de pouce"), max_length=200)

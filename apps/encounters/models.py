@@ -1,0 +1,142 @@
+"""Encounters: the fights a GM prepares and runs, with an append-only log of every step.
+
+The current state lives where the rest of the app reads it (pools on the character sheets,
+turn and round on the encounter, per-round state on the combatant); every step also writes
+an ``Event`` holding its inputs, dice faces, the engine's results and the exact field
+changes it made (before/after), so undo and redo restore state exactly and the whole fight
+can be rebuilt from the start event.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Status(models.TextChoices):
+    PREPARING = "preparing", _("en préparation")
+    RUNNING = "running", _("en cours")
+    PAUSED = "paused", _("en pause")
+    FINISHED = "finished", _("terminée")
+
+
+class EncounterQuerySet(models.QuerySet):
+    def for_campaign(self, campaign) -> EncounterQuerySet:
+        return self.filter(campaign=campaign)
+
+    def open(self) -> EncounterQuerySet:
+        return self.exclude(status=Status.FINISHED)
+
+
+class Encounter(models.Model):
+    campaign = models.ForeignKey(
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="encounters"
+    )
+    name = models.CharField(_("nom"), max_length=120)
+    status = models.CharField(
+        _("état"), max_length=16, choices=Status.choices, default=Status.PREPARING
+    )
+    round = models.PositiveSmallIntegerField(_("round"), default=0)
+    # Index, in initiative order, of the combatant whose turn it is.
+    turn = models.PositiveSmallIntegerField(_("tour"), default=0)
+    # Every step bumps it; an action made on an older version is refused (409), which also
+    # stops a double click from applying the same blow twice.
+    version = models.PositiveIntegerField(default=1)
+    summary = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    objects = EncounterQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("rencontre")
+        verbose_name_plural = _("rencontres")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == Status.RUNNING
+
+
+class Combatant(models.Model):
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.PROTECT, related_name="combatants"
+    )
+    # Hidden from the players' screens until the GM reveals it (an ambush, a lurker).
+    hidden = models.BooleanField(_("caché aux joueurs"), default=False)
+    # Place in the acting order (0 acts first), set when initiative is rolled.
+    position = models.PositiveSmallIntegerField(default=0)
+    initiative = models.SmallIntegerField(null=True, blank=True)
+    initiative_roll = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A stored random draw breaks the last ties, so the order never changes on reload.
+    tie_draw = models.BigIntegerField(default=0)
+    # Per-system state of the fight: EW round actions and stance; Aethoria defences left,
+    # aim, prepared action, bleeding and severe effects.
+    state = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("combattant")
+        verbose_name_plural = _("combattants")
+        ordering = ["position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["encounter", "character"], name="one_combatant_each")
+        ]
+
+    def __str__(self) -> str:
+        return str(self.character)
+
+
+class DiceSource(models.TextChoices):
+    APP = "app", _("dés de l'application")
+    PHYSICAL = "physical", _("dés physiques")
+    MIXED = "mixed", _("dés mêlés")  # some faces typed, the others rolled by the app
+    NONE = "", _("sans dé")
+
+
+class Event(models.Model):
+    """One step of an encounter, never edited afterwards (undo is an event of its own)."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="events")
+    sequence = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    round = models.PositiveSmallIntegerField()
+    actor = models.ForeignKey(
+        Combatant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    target = models.ForeignKey(
+        Combatant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    dice = models.CharField(max_length=16, choices=DiceSource.choices, blank=True)
+    # Inputs (choices, faces), the engine's outputs and the odds shown before the roll.
+    data = models.JSONField(default=dict, blank=True)
+    # [{"model": "characters.ewsheet", "pk": 3, "field": "lethal_left", "before": 12,
+    #   "after": 9}, ...] — exactly what this step changed.
+    changes = models.JSONField(default=list, blank=True)
+    # Whether the players' table view may show this line (not for hidden combatants).
+    public = models.BooleanField(default=True)
+    # Set when a later undo reverted this step (and cleared by a redo).
+    undone = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("événement")
+        verbose_name_plural = _("journal de combat")
+        ordering = ["-sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["encounter", "sequence"], name="event_sequence_once"),
+            models.CheckConstraint(condition=Q(sequence__gte=1), name="event_sequence_positive"),
+        ]
+        indexes = [models.Index(fields=["encounter", "-sequence"], name="event_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.encounter_id}#{self.sequence} {self.kind}"

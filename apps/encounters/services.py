@@ -1,0 +1,518 @@
+"""Encounter lifecycle: prepare, start, turns and rounds, pause, end, undo and redo.
+
+The actions of each system (attacks, tests, spells...) are in ``ew_services`` and
+``aethoria_services``; all of them go through ``steps.Step`` so every change is recorded.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from apps.campaigns.models import Campaign, LogEntry, LogKind
+from apps.characters.models import AethoriaSkillRank, Character, EwSpecialtyRank
+from apps.rules import aethoria, ew
+from apps.rules.dice import SecureDice, check_d10, check_d20
+from apps.rules.errors import RulesError
+
+from .fighters import is_dead, is_out
+from .models import Combatant, DiceSource, Encounter, Event, Status
+from .steps import EncounterError, Step, bump_version, lock_encounter, require_status, write_back
+
+# Events that undo and redo never revert: they are the history of undo itself, or the
+# baseline the encounter starts from.
+NOT_UNDOABLE = {"start", "undo", "redo"}
+MAX_COPIES = 20
+
+
+# --- Preparing -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def encounter_create(*, campaign: Campaign, name: str) -> Encounter:
+    encounter = Encounter.objects.create(campaign=campaign, name=name.strip())
+    campaign.touch()
+    return encounter
+
+
+@transaction.atomic
+def combatants_add(
+    *, encounter_id: int, characters: Sequence[Character], hidden: bool = False
+) -> list[Combatant]:
+    """Add characters of the campaign to a fight being prepared (each at most once)."""
+    encounter = lock_encounter(encounter_id)
+    require_status(encounter, Status.PREPARING)
+    present = set(encounter.combatants.values_list("character_id", flat=True))
+    added = []
+    for character in characters:
+        if character.campaign_id != encounter.campaign_id:
+            raise EncounterError(_("Ce personnage n'est pas de cette campagne."), "characters")
+        if character.is_template:
+            raise EncounterError(
+                _("Un modèle de PNJ ne combat pas : créez des PNJ à partir de lui."), "characters"
+            )
+        if character.pk not in present:
+            added.append(Combatant(encounter=encounter, character=character, hidden=hidden))
+    Combatant.objects.bulk_create(added)
+    bump_version(encounter)
+    return added
+
+
+@transaction.atomic
+def combatants_from_template(
+    *, encounter_id: int, template: Character, count: int, hidden: bool = False
+) -> list[Combatant]:
+    """Make ``count`` NPCs from a template and add them to the fight being prepared."""
+    from apps.characters.services import npc_copy
+
+    encounter = lock_encounter(encounter_id)
+    require_status(encounter, Status.PREPARING)
+    if template.campaign_id != encounter.campaign_id or template.is_pc:
+        raise EncounterError(_("Ce modèle n'est pas un PNJ de cette campagne."), "template")
+    if not 1 <= count <= MAX_COPIES:
+        raise EncounterError(_("Entre 1 et %(max)s PNJ à la fois.") % {"max": MAX_COPIES}, "count")
+    added = [
+        Combatant(encounter=encounter, character=npc, hidden=hidden)
+        for npc in npc_copy(template=template, count=count)
+    ]
+    Combatant.objects.bulk_create(added)
+    bump_version(encounter)
+    return added
+
+
+@transaction.atomic
+def combatant_remove(*, encounter_id: int, combatant_id: int) -> None:
+    encounter = lock_encounter(encounter_id)
+    require_status(encounter, Status.PREPARING)
+    encounter.combatants.filter(pk=combatant_id).delete()
+    bump_version(encounter)
+
+
+@transaction.atomic
+def combatant_set_hidden(
+    *, encounter_id: int, version: int | None, combatant_id: int, hidden: bool, by
+) -> None:
+    """Hide a combatant from the players, or reveal it (logged and undoable once running)."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.PREPARING, Status.RUNNING, Status.PAUSED)
+    combatant = _combatant(encounter, combatant_id)
+    if encounter.status == Status.PREPARING:
+        combatant.hidden = hidden
+        combatant.save(update_fields=["hidden"])
+        bump_version(encounter)
+        return
+    step = Step(encounter, "reveal" if not hidden else "hide", by, actor=combatant)
+    step.set(combatant, "hidden", hidden)
+    step.commit({"name": combatant.character.name})
+
+
+# --- Starting, turns, rounds -----------------------------------------------------------------
+
+
+def load_combatants(encounter: Encounter) -> list[Combatant]:
+    """The combatants in acting order, with everything the console reads (fixed queries)."""
+    queryset = encounter.combatants.select_related("character__campaign", "character__owner")
+    if encounter.campaign.is_ew:
+        queryset = queryset.select_related("character__ew__armour").prefetch_related(
+            "character__ew__weapons",
+            Prefetch(
+                "character__ew__specialties",
+                queryset=EwSpecialtyRank.objects.select_related("specialty"),
+            ),
+        )
+    else:
+        queryset = queryset.select_related(
+            "character__aethoria__shield", "character__aethoria__domain"
+        ).prefetch_related(
+            "character__aethoria__weapons",
+            "character__aethoria__armour_pieces__coverages",
+            Prefetch(
+                "character__aethoria__skills",
+                queryset=AethoriaSkillRank.objects.select_related("skill"),
+            ),
+        )
+    return list(queryset.order_by("position", "pk"))
+
+
+def _combatants(encounter: Encounter) -> list[Combatant]:
+    return load_combatants(encounter)
+
+
+def _combatant(encounter: Encounter, combatant_id: int | None) -> Combatant:
+    try:
+        return encounter.combatants.select_related(
+            "character__ew", "character__aethoria", "character__campaign"
+        ).get(pk=combatant_id)
+    except (Combatant.DoesNotExist, ValueError, TypeError):
+        raise EncounterError(_("Ce combattant ne fait pas partie de la rencontre.")) from None
+
+
+def _initiative_faces(
+    combatants: Sequence[Combatant], typed: Mapping[int, int] | None, sides: int
+) -> tuple[dict[int, int], str]:
+    """Faces per combatant: those typed from physical dice, the others rolled by the app."""
+    typed = {pk: face for pk, face in (typed or {}).items() if face is not None}
+    check = check_d10 if sides == 10 else check_d20
+    faces = {}
+    for combatant in combatants:
+        if combatant.pk in typed:
+            faces[combatant.pk] = check(typed[combatant.pk], field=f"initiative_{combatant.pk}")
+        else:
+            faces[combatant.pk] = secrets.randbelow(sides) + 1
+    if not typed:
+        source = DiceSource.APP
+    elif len(typed) == len(combatants):
+        source = DiceSource.PHYSICAL
+    else:
+        source = DiceSource.MIXED
+    return faces, source
+
+
+def _roll_initiative(
+    step: Step, combatants: Sequence[Combatant], typed: Mapping[int, int] | None
+) -> list[dict]:
+    """Roll initiative per the system and set everyone's position; returns the rolls."""
+    encounter = step.encounter
+    house = encounter.campaign.house()
+    draws = SecureDice()
+    if encounter.campaign.is_ew:
+        faces, step.dice = _initiative_faces(combatants, typed, 10)
+        rolls = [
+            ew.EwInitiativeRoll(
+                key=c.pk,
+                com=c.character.ew.derived(house.rounding).com,
+                roll=faces[c.pk],
+                draw=draws.draw(),
+            )
+            for c in combatants
+        ]
+        ordered = ew.initiative_order(rolls, house)
+    else:
+        faces, step.dice = _initiative_faces(combatants, typed, 20)
+        rolls = [
+            aethoria.AethoriaInitiativeRoll(
+                key=c.pk, adresse=c.character.aethoria.adresse, roll=faces[c.pk], draw=draws.draw()
+            )
+            for c in combatants
+        ]
+        ordered = aethoria.initiative_order(rolls, house)
+    by_pk = {c.pk: c for c in combatants}
+    result = []
+    for position, roll in enumerate(ordered):
+        combatant = by_pk[roll.key]
+        total = roll.total if encounter.campaign.is_ew else roll.roll
+        step.set(combatant, "position", position)
+        step.set(combatant, "initiative", total)
+        step.set(combatant, "initiative_roll", roll.roll)
+        step.set(combatant, "tie_draw", roll.draw)
+        result.append(
+            {
+                "combatant": combatant.pk,
+                "name": combatant.character.name,
+                "roll": roll.roll,
+                "total": total,
+            }
+        )
+    return result
+
+
+def fresh_state(encounter: Encounter) -> dict:
+    """A combatant's state at the start of a round (EW) or of its own turn (Aethoria)."""
+    if encounter.campaign.is_ew:
+        return asdict(ew.RoundActions())
+    return asdict(aethoria.TurnState())
+
+
+@transaction.atomic
+def encounter_start(
+    *, encounter_id: int, version: int | None, by, initiative: Mapping[int, int] | None = None
+) -> Event:
+    """Roll initiative (typed faces where given) and open round 1."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.PREPARING)
+    combatants = _combatants(encounter)
+    if len(combatants) < 2:
+        raise EncounterError(_("Il faut au moins deux combattants pour commencer."))
+    step = Step(encounter, "start", by)
+    try:
+        rolls = _roll_initiative(step, combatants, initiative)
+    except RulesError as error:
+        raise EncounterError(error.message, error.field) from error
+    for combatant in combatants:
+        step.set(combatant, "state", fresh_state(encounter))
+    step.set(encounter, "status", Status.RUNNING)
+    step.set(encounter, "round", 1)
+    step.set(encounter, "turn", 0)
+    encounter.started_at = timezone.now()
+    encounter.save(update_fields=["started_at"])
+    # The starting pools of everyone: with the changes of each later event, the whole fight
+    # can be rebuilt from here.
+    baseline = {c.pk: _sheet_values(c) for c in combatants}
+    data = {"initiative": rolls, "baseline": baseline}
+    data.update(_begin_turn(step, combatants))
+    return step.commit(data)
+
+
+def _sheet_values(combatant: Combatant) -> dict:
+    sheet = combatant.character.sheet
+    fields = (
+        ("superficial_left", "lethal_left", "eclat")
+        if combatant.character.campaign.is_ew
+        else ("pv", "fatigue_physical", "fatigue_mental")
+    )
+    return {name: getattr(sheet, name) for name in fields}
+
+
+def acting_combatant(encounter: Encounter, combatants: Sequence[Combatant]) -> Combatant | None:
+    if encounter.status not in (Status.RUNNING, Status.PAUSED) or not combatants:
+        return None
+    return combatants[min(encounter.turn, len(combatants) - 1)]
+
+
+@transaction.atomic
+def encounter_next_turn(
+    *, encounter_id: int, version: int | None, by, initiative: Mapping[int, int] | None = None
+) -> Event:
+    """Pass to the next combatant able to act; after the last one, a new round begins."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING)
+    combatants = _combatants(encounter)
+    house = encounter.campaign.house()
+    step = Step(encounter, "next_turn", by)
+    data: dict = {"from": encounter.turn}
+    following = [
+        index
+        for index in range(encounter.turn + 1, len(combatants))
+        if not is_out(combatants[index], house)
+    ]
+    if following:
+        step.set(encounter, "turn", following[0])
+    else:
+        data.update(_new_round(step, combatants, house, initiative))
+    combatants.sort(key=lambda c: (c.position, c.pk))
+    acting = combatants[encounter.turn]
+    step.actor = acting
+    step.public = not acting.hidden
+    data["name"] = acting.character.name
+    data.update(_begin_turn(step, combatants))
+    return step.commit(data)
+
+
+def _new_round(step: Step, combatants: list[Combatant], house, typed) -> dict:
+    encounter = step.encounter
+    step.set(encounter, "round", encounter.round + 1)
+    data: dict = {"new_round": encounter.round}
+    if encounter.campaign.is_ew:
+        # EW: initiative again at the start of every round; the round's actions start afresh.
+        data["initiative"] = _roll_initiative(step, combatants, typed)
+        for combatant in combatants:
+            step.set(combatant, "state", fresh_state(encounter))
+    elif aethoria.initiative_roll_needed(encounter.round, house):
+        data["initiative"] = _roll_initiative(step, combatants, typed)
+    combatants.sort(key=lambda c: (c.position, c.pk))
+    first = next((i for i, c in enumerate(combatants) if not is_out(c, house)), 0)
+    step.set(encounter, "turn", first)
+    return data
+
+
+def _begin_turn(step: Step, combatants: list[Combatant]) -> dict:
+    """Aethoria: the acting combatant's own turn starts — its defences come back, a prepared
+    action expires, an aim matures, and bleeding costs PV. Part of the step that passed the
+    turn, so one undo steps back over both."""
+    encounter = step.encounter
+    if encounter.campaign.is_ew:
+        return {}
+    combatants.sort(key=lambda c: (c.position, c.pk))
+    acting = combatants[encounter.turn]
+    house = encounter.campaign.house()
+    state = aethoria_turn_state(acting).start_turn()
+    step.set(acting, "state", {**acting.state, **turn_state_json(state)})
+    if not acting.state.get("bleeding") or is_dead(acting, house):
+        return {}
+    sheet = acting.character.aethoria
+    pools, delta = aethoria.bleed(sheet.pools(house), house)
+    step.set(sheet, "pv", pools.pv)
+    return {"bleeding": -delta.pv}
+
+
+def aethoria_turn_state(combatant: Combatant) -> aethoria.TurnState:
+    state = dict(combatant.state)
+    prepared = state.get("prepared")
+    return aethoria.TurnState(
+        defences=state.get("defences", aethoria.BASE_DEFENCES),
+        acted=state.get("acted", False),
+        aim_target=state.get("aim_target"),
+        aim_ready=state.get("aim_ready", False),
+        prepared=aethoria.PreparedAction(**prepared) if prepared else None,
+    )
+
+
+def turn_state_json(state: aethoria.TurnState) -> dict:
+    return asdict(state)
+
+
+# --- Pause, resume, end ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def encounter_pause(*, encounter_id: int, version: int | None, by) -> Event:
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING)
+    step = Step(encounter, "pause", by)
+    step.set(encounter, "status", Status.PAUSED)
+    return step.commit()
+
+
+@transaction.atomic
+def encounter_resume(*, encounter_id: int, version: int | None, by) -> Event:
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.PAUSED)
+    step = Step(encounter, "resume", by)
+    step.set(encounter, "status", Status.RUNNING)
+    return step.commit()
+
+
+@transaction.atomic
+def encounter_award_xp(*, encounter_id: int, amount: int, reason: str, by) -> None:
+    """Give the PCs of a finished fight their XP in one step (a ledger line each)."""
+    from apps.characters.services import xp_award
+
+    encounter = lock_encounter(encounter_id)
+    require_status(encounter, Status.FINISHED)
+    if encounter.summary.get("xp_awarded"):
+        raise EncounterError(_("L'XP de ce combat a déjà été attribuée."), "amount")
+    pcs = [c.character for c in _combatants(encounter) if c.character.is_pc]
+    if not pcs:
+        raise EncounterError(_("Aucun PJ dans ce combat."), "amount")
+    xp_award(campaign=encounter.campaign, characters=pcs, amount=amount, reason=reason, by=by)
+    encounter.summary = {**encounter.summary, "xp_awarded": amount}
+    encounter.save(update_fields=["summary"])
+    bump_version(encounter)
+
+
+@transaction.atomic
+def encounter_end(*, encounter_id: int, version: int | None, by) -> Encounter:
+    """Close the fight, write its summary and a line in the session log."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING, Status.PAUSED)
+    combatants = _combatants(encounter)
+    summary = encounter_summary(encounter, combatants)
+    step = Step(encounter, "end", by)
+    step.set(encounter, "status", Status.FINISHED)
+    step.commit({"summary": summary})
+    encounter.ended_at = timezone.now()
+    encounter.summary = summary
+    encounter.save(update_fields=["ended_at", "summary"])
+    LogEntry.objects.create(
+        campaign=encounter.campaign,
+        author=by,
+        kind=LogKind.ENCOUNTER,
+        text=summary_text(encounter, summary),
+    )
+    return encounter
+
+
+def encounter_summary(encounter: Encounter, combatants: Sequence[Combatant]) -> dict:
+    """Who went down, damage taken and éclat/fatigue spent, from the start baseline."""
+    house = encounter.campaign.house()
+    start = encounter.events.filter(kind="start").first()
+    baseline = {int(pk): values for pk, values in (start.data["baseline"] if start else {}).items()}
+    rows = []
+    for combatant in combatants:
+        before = baseline.get(combatant.pk, {})
+        now = _sheet_values(combatant)
+        rows.append(
+            {
+                "combatant": combatant.pk,
+                "character": combatant.character_id,
+                "name": combatant.character.name,
+                "is_pc": combatant.character.is_pc,
+                "down": is_out(combatant, house),
+                "dead": is_dead(combatant, house),
+                "lost": {k: before[k] - now[k] for k in now if k in before and before[k] > now[k]},
+            }
+        )
+    return {"rounds": encounter.round, "combatants": rows}
+
+
+def summary_text(encounter: Encounter, summary: dict) -> str:
+    down = [row["name"] for row in summary["combatants"] if row["down"]]
+    text = ngettext(
+        "Rencontre « %(name)s » terminée après %(rounds)s round.",
+        "Rencontre « %(name)s » terminée après %(rounds)s rounds.",
+        summary["rounds"],
+    ) % {"name": encounter.name, "rounds": summary["rounds"]}
+    if down:
+        text += " " + _("Hors de combat : %(names)s.") % {"names": ", ".join(down)}
+    return text
+
+
+# --- Undo and redo ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def encounter_undo(*, encounter_id: int, version: int | None, by) -> Event:
+    """Revert the last step that is not yet undone (back to the start, one at a time)."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING, Status.PAUSED)
+    last = (
+        encounter.events.exclude(kind__in=NOT_UNDOABLE).filter(undone=False).order_by("-sequence")
+    ).first()
+    if last is None:
+        raise EncounterError(_("Rien à annuler : la rencontre est revenue à son début."))
+    write_back(last.changes, "before")
+    last.undone = True
+    last.save(update_fields=["undone"])
+    encounter.refresh_from_db(fields=["status", "round", "turn"])
+    step = Step(encounter, "undo", by, actor=last.actor, public=last.public)
+    return step.commit({"of": last.sequence, "kind": last.kind})
+
+
+@transaction.atomic
+def encounter_redo(*, encounter_id: int, version: int | None, by) -> Event:
+    """Re-apply the most recently undone step, if nothing new happened since."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING, Status.PAUSED)
+    target = redoable_event(encounter)
+    if target is None:
+        raise EncounterError(_("Rien à rétablir."))
+    write_back(target.changes, "after")
+    target.undone = False
+    target.save(update_fields=["undone"])
+    encounter.refresh_from_db(fields=["status", "round", "turn"])
+    step = Step(encounter, "redo", by, actor=target.actor, public=target.public)
+    return step.commit({"of": target.sequence, "kind": target.kind})
+
+
+def redoable_event(encounter: Encounter) -> Event | None:
+    """The step a redo would restore: the one the latest un-redone undo reverted, as long as
+    no new step happened since (a new step forgets what could be redone). Three queries at
+    most, however long the log."""
+    history = ("undo", "redo")
+    last_step = (
+        encounter.events.exclude(kind__in=history)
+        .order_by("-sequence")
+        .values_list("sequence", flat=True)
+        .first()
+    )
+    chain = (
+        encounter.events.filter(kind__in=history, sequence__gt=last_step or 0)
+        .order_by("-sequence")
+        .values_list("kind", "data")
+    )
+    redone = 0
+    for kind, data in chain:
+        if kind == "redo":
+            redone += 1
+        elif redone:
+            redone -= 1
+        else:
+            return encounter.events.get(sequence=data["of"])
+    return None

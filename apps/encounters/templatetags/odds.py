@@ -1,0 +1,42 @@
+"""Exact odds (fractions) written for people: 45 %, 12,5 %, 2,3."""
+
+from fractions import Fraction
+
+from django import template
+from django.utils.formats import number_format
+from django.utils.translation import gettext_lazy as _
+
+register = template.Library()
+
+
+@register.filter
+def percent(chance: Fraction) -> str:
+    """A probability as a percentage, with a decimal only when it is not whole."""
+    value = float(chance) * 100
+    if value.is_integer():
+        return f"{int(value)} %"
+    if 0 < value < 0.1:
+        return "< 0,1 %" if number_format(0.1, 1) == "0,1" else "< 0.1 %"
+    return f"{number_format(value, 1)} %"
+
+
+@register.filter
+def decimal(value: Fraction | float) -> str:
+    """A mean with one decimal in the viewer's number format."""
+    return number_format(float(value), 1)
+
+
+POOL_LABELS = {
+    "superficial_left": _("points superficiels"),
+    "lethal_left": _("points létaux"),
+    "eclat": _("points d'éclat"),
+    "pv": _("PV"),
+    "fatigue_physical": _("fatigue physique"),
+    "fatigue_mental": _("fatigue mentale"),
+}
+
+
+@register.filter
+def pool_label(field_name: str) -> str:
+    """The words for a pool a summary names by its field."""
+    return POOL_LABELS.get(field_name, field_name)

@@ -1,0 +1,423 @@
+"""The encounter console (GM), the table view (players), and the actions they post."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
+
+from apps.campaigns.access import get_campaign_for_user
+from apps.core.http import HtmxHttpRequest
+
+from . import ew_services, services
+from .access import get_encounter_for_user
+from .console import acting_of, console_context, table_context
+from .forms import (
+    AddCombatantsForm,
+    AwardXpForm,
+    EncounterForm,
+    EwAttackForm,
+    EwCoupDePouceForm,
+    EwEclatForm,
+    EwStanceForm,
+    EwTestForm,
+    FromTemplateForm,
+    InitiativeForm,
+    VersionForm,
+    add_encounter_error,
+)
+from .models import Encounter
+from .services import load_combatants
+from .steps import EncounterError, StaleVersion
+
+CONSOLE = "encounters/console.html"
+
+
+# --- Pages -----------------------------------------------------------------------------------
+
+
+@require_GET
+def encounter_console(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    """The GM's console: order, acting combatant, actions with their odds, log."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    template = f"{CONSOLE}#console" if request.htmx and not request.htmx.boosted else CONSOLE
+    return TemplateResponse(request, template, console_context(request, encounter))
+
+
+@require_GET
+def encounter_table(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    """Read-only view for players and a shared screen: only what players may see."""
+    encounter = get_encounter_for_user(request, encounter_id)
+    template = "encounters/table.html"
+    if request.htmx and not request.htmx.boosted:
+        template += "#table-body"
+    return TemplateResponse(request, template, table_context(request, encounter))
+
+
+@require_GET
+def encounter_changes(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
+    """The idle check of open screens: 204 while nothing changed (two queries in all)."""
+    version = (
+        Encounter.objects.filter(pk=encounter_id, campaign__memberships__user=request.user)
+        .values_list("version", flat=True)
+        .first()
+    )
+    if version is None:
+        return HttpResponse(status=404)
+    if str(version) == request.GET.get("v"):
+        return HttpResponse(status=204)
+    response = TemplateResponse(
+        request,
+        "components/live.html#live-element",
+        {"live_url": request.path, "version": version},
+    )
+    return trigger_client_event(response, "encounter-changed")
+
+
+def encounter_create(request: HtmxHttpRequest, campaign_id: int):
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    form = EncounterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        encounter = services.encounter_create(campaign=campaign, name=form.cleaned_data["name"])
+        return redirect("encounters:console", encounter.pk)
+    return TemplateResponse(request, "encounters/create.html", {"form": form, "campaign": campaign})
+
+
+# --- Actions ---------------------------------------------------------------------------------
+
+
+def _respond(request, encounter: Encounter, *, forms: dict | None = None, status: int = 200):
+    """Re-render the console (htmx) or go back to it; tell other regions it changed."""
+    if not request.htmx:
+        return redirect("encounters:console", encounter.pk)
+    encounter.refresh_from_db()
+    response = TemplateResponse(
+        request,
+        f"{CONSOLE}#console",
+        console_context(request, encounter, forms=forms),
+        status=status,
+    )
+    return trigger_client_event(response, "encounter-changed")
+
+
+def _refused(request, encounter: Encounter, error: EncounterError, forms: dict | None = None):
+    """A refused step: 409 when someone acted first, else the message next to the form."""
+    status = 409 if isinstance(error, StaleVersion) else 200
+    messages.error(request, error.message)
+    if not request.htmx:
+        return redirect("encounters:console", encounter.pk)
+    encounter.refresh_from_db()
+    return TemplateResponse(
+        request,
+        f"{CONSOLE}#console",
+        console_context(request, encounter, forms=forms),
+        status=status,
+    )
+
+
+def _lifecycle(service, success_message: str | None = None):
+    """A view for a step that needs nothing but the encounter's version."""
+
+    @require_POST
+    def view(request: HtmxHttpRequest, encounter_id: int):
+        encounter = get_encounter_for_user(request, encounter_id, gm=True)
+        form = VersionForm(request.POST)
+        if not form.is_valid():
+            return _refused(request, encounter, EncounterError(_("Version manquante.")))
+        try:
+            service(
+                encounter_id=encounter.pk, version=form.cleaned_data["version"], by=request.user
+            )
+        except EncounterError as error:
+            return _refused(request, encounter, error)
+        if success_message:
+            messages.success(request, success_message)
+        return _respond(request, encounter)
+
+    view.__name__ = service.__name__
+    return view
+
+
+encounter_pause = _lifecycle(services.encounter_pause)
+encounter_resume = _lifecycle(services.encounter_resume)
+encounter_undo = _lifecycle(services.encounter_undo)
+encounter_redo = _lifecycle(services.encounter_redo)
+
+
+@require_POST
+def encounter_end(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, encounter, EncounterError(_("Version manquante.")))
+    try:
+        services.encounter_end(
+            encounter_id=encounter.pk, version=form.cleaned_data["version"], by=request.user
+        )
+    except EncounterError as error:
+        return _refused(request, encounter, error)
+    messages.success(request, _("Combat terminé : voici le bilan."))
+    return _respond(request, encounter)
+
+
+def _initiative_step(service):
+    @require_POST
+    def view(request: HtmxHttpRequest, encounter_id: int):
+        encounter = get_encounter_for_user(request, encounter_id, gm=True)
+        combatants = list(encounter.combatants.select_related("character"))
+        form = InitiativeForm(
+            request.POST, combatants=combatants, sides=10 if encounter.campaign.is_ew else 20
+        )
+        if not form.is_valid():
+            return _respond(request, encounter, forms={"initiative": form})
+        try:
+            service(
+                encounter_id=encounter.pk,
+                version=form.cleaned_data["version"],
+                by=request.user,
+                initiative=form.faces(),
+            )
+        except EncounterError as error:
+            return _refused(request, encounter, error, forms={"initiative": form})
+        return _respond(request, encounter)
+
+    view.__name__ = service.__name__
+    return view
+
+
+encounter_start = _initiative_step(services.encounter_start)
+encounter_next_turn = _initiative_step(services.encounter_next_turn)
+
+
+@require_POST
+def combatants_add(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = AddCombatantsForm(request.POST, encounter=encounter)
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"add": form})
+    try:
+        services.combatants_add(
+            encounter_id=encounter.pk,
+            characters=list(form.cleaned_data["characters"]),
+            hidden=form.cleaned_data["hidden"],
+        )
+    except EncounterError as error:
+        return _refused(request, encounter, error, forms={"add": form})
+    return _respond(request, encounter)
+
+
+@require_POST
+def combatants_from_template(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = FromTemplateForm(request.POST, encounter=encounter)
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"from_template": form})
+    try:
+        services.combatants_from_template(
+            encounter_id=encounter.pk,
+            template=form.cleaned_data["template"],
+            count=form.cleaned_data["count"],
+            hidden=form.cleaned_data["hidden"],
+        )
+    except EncounterError as error:
+        add_encounter_error(form, error)
+        return _respond(request, encounter, forms={"from_template": form})
+    return _respond(request, encounter)
+
+
+@require_POST
+def encounter_award_xp(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = AwardXpForm(request.POST)
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"award": form})
+    try:
+        services.encounter_award_xp(
+            encounter_id=encounter.pk,
+            amount=form.cleaned_data["amount"],
+            reason=form.cleaned_data["reason"],
+            by=request.user,
+        )
+    except EncounterError as error:
+        add_encounter_error(form, error)
+        return _respond(request, encounter, forms={"award": form})
+    messages.success(request, _("XP attribuée aux PJ."))
+    return _respond(request, encounter)
+
+
+@require_POST
+def combatant_remove(request: HtmxHttpRequest, encounter_id: int, combatant_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    try:
+        services.combatant_remove(encounter_id=encounter.pk, combatant_id=combatant_id)
+    except EncounterError as error:
+        return _refused(request, encounter, error)
+    return _respond(request, encounter)
+
+
+@require_POST
+def combatant_visibility(request: HtmxHttpRequest, encounter_id: int, combatant_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = VersionForm(request.POST)
+    version = form.cleaned_data["version"] if form.is_valid() else None
+    try:
+        services.combatant_set_hidden(
+            encounter_id=encounter.pk,
+            version=version,
+            combatant_id=combatant_id,
+            hidden=request.POST.get("hidden") == "1",
+            by=request.user,
+        )
+    except EncounterError as error:
+        return _refused(request, encounter, error)
+    return _respond(request, encounter)
+
+
+# --- EW-System actions -----------------------------------------------------------------------
+
+
+def _ew_attack_form(request, encounter: Encounter, data=None) -> EwAttackForm | None:
+    combatants = load_combatants(encounter)
+    acting = acting_of(encounter, combatants)
+    if acting is None:
+        return None
+    return EwAttackForm(data, encounter=encounter, attacker=acting, combatants=combatants)
+
+
+@require_GET
+def ew_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    """The odds of the attack being filled in, before any die is rolled."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = _ew_attack_form(request, encounter, request.GET)
+    if form is None:
+        return HttpResponse(status=204)
+    valid = form.is_valid()
+    context = {"form": form, "plan": form.plan if valid else None, "encounter": encounter}
+    return TemplateResponse(request, "encounters/_ew_actions.html#ew-attack-form", context)
+
+
+@require_POST
+def ew_attack(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = _ew_attack_form(request, encounter, request.POST)
+    if form is None:
+        return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"ew_attack": form})
+    try:
+        ew_services.ew_attack(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            choice=form.choice(),
+            to_hit_face=form.cleaned_data["to_hit_face"],
+            damage_face=form.cleaned_data["damage_face"],
+        )
+    except StaleVersion as error:
+        return _refused(request, encounter, error)
+    except EncounterError as error:
+        add_encounter_error(form, error)
+        return _respond(request, encounter, forms={"ew_attack": form})
+    return _respond(request, encounter)
+
+
+def _ew_test_form(request, encounter: Encounter, data=None) -> EwTestForm:
+    combatants = load_combatants(encounter)
+    return EwTestForm(
+        data, encounter=encounter, combatants=combatants, acting=acting_of(encounter, combatants)
+    )
+
+
+@require_GET
+def ew_test_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if "combatant" not in request.GET:  # the panel opens: an empty form with its odds
+        form = _ew_test_form(request, encounter)
+        form.initial = {"version": encounter.version}
+        context = {"form": form, "encounter": encounter, "house": encounter.campaign.house()}
+        return TemplateResponse(request, "encounters/_ew_actions.html#ew-test-form", context)
+    form = _ew_test_form(request, encounter, request.GET)
+    valid = form.is_valid()
+    return TemplateResponse(
+        request, f"{CONSOLE}#ew-test-odds", {"form": form, "plan": form.plan if valid else None}
+    )
+
+
+@require_POST
+def ew_test(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = _ew_test_form(request, encounter, request.POST)
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"ew_test": form})
+    try:
+        ew_services.ew_test(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            choice=form.choice(),
+            face=form.cleaned_data["face"],
+        )
+    except EncounterError as error:
+        return _refused(request, encounter, error, forms={"ew_test": form})
+    return _respond(request, encounter)
+
+
+@require_POST
+def ew_stance(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = EwStanceForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, encounter, EncounterError(_("Posture inconnue.")))
+    try:
+        ew_services.ew_stance(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            combatant_id=form.cleaned_data["combatant"],
+            stance=form.cleaned_data["stance"],
+        )
+    except EncounterError as error:
+        return _refused(request, encounter, error)
+    return _respond(request, encounter)
+
+
+@require_POST
+def ew_eclat(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = EwEclatForm(request.POST)
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"ew_eclat": form})
+    try:
+        ew_services.ew_eclat_rescue(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            event_id=form.cleaned_data["event"],
+            damage_face=form.cleaned_data["damage_face"],
+        )
+    except EncounterError as error:
+        return _refused(request, encounter, error)
+    return _respond(request, encounter)
+
+
+@require_POST
+def ew_coup_de_pouce(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = EwCoupDePouceForm(request.POST)
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"ew_coup_de_pouce": form})
+    try:
+        ew_services.ew_coup_de_pouce(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            combatant_id=form.cleaned_data["combatant"],
+            note=form.cleaned_data["note"],
+        )
+    except EncounterError as error:
+        return _refused(request, encounter, error)
+    return _respond(request, encounter)

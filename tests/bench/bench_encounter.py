@@ -1,0 +1,95 @@
+"""Server time of the encounter console's hot paths, as ratios to a bare Django view.
+
+Run with `make bench`. Budgets (product spec §5): an attack step with 20 combatants and
+500 log lines ≤ 10× the bare view; the idle "anything new?" check ≤ 3× and ≤ 2 queries.
+Times are measured in this process through the full middleware stack (the test client),
+so the ratio compares like with like; this is a measurement, not a test that can fail.
+"""
+
+import statistics
+import time
+
+import pytest
+from django.db import connection
+from django.template import Template
+from django.test.utils import CaptureQueriesContext, _TestState
+from django.urls import reverse
+
+from apps.encounters.models import Encounter
+from tests.encounters.test_encounter_queries import fight
+
+ROUNDS = 200
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def production_rendering(monkeypatch):
+    """Measure templates as production renders them: the test environment instruments
+    every template render (for response.context), which would inflate the page-heavy side."""
+    monkeypatch.setattr(Template, "_render", _TestState.saved_data.template_render)
+
+
+def median_ms(call, rounds: int = ROUNDS) -> float:
+    for _ in range(10):  # warm up: template caches, connection pool
+        call()
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000
+
+
+@pytest.mark.django_db
+@pytest.mark.urls("tests.bench.urls")
+def test_encounter_budgets(client, production_rendering):
+    encounter, gm, _player = fight(combatants=20, log_lines=500)
+    acting, target = encounter.combatants.order_by("position")[:2]
+    # Armour thick enough that every blow lands for 0: the fight never ends mid-benchmark.
+    sheet = target.character.ew
+    from tests.compendium.factories import EwArmourFactory
+
+    sheet.armour = EwArmourFactory(protection=10)
+    sheet.save()
+
+    client.force_login(gm)
+    hello = median_ms(lambda: client.get("/bench/hello/"))
+
+    check = reverse("encounters:changes", args=[encounter.pk])
+    version = Encounter.objects.get(pk=encounter.pk).version
+    idle = median_ms(lambda: client.get(check, {"v": version}, **HTMX))
+    with CaptureQueriesContext(connection) as idle_queries:
+        client.get(check, {"v": version}, **HTMX)
+
+    attack_url = reverse("encounters:ew_attack", args=[encounter.pk])
+
+    def attack():
+        current = Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
+        response = client.post(
+            attack_url,
+            {
+                "version": current,
+                "attacker": acting.pk,
+                "target": target.pk,
+                "defence": "none",
+                "modifier": 0,
+                "to_hit_face": 1,
+                "damage_face": 1,
+            },
+            **HTMX,
+        )
+        assert response.status_code == 200
+
+    # The version read in attack() is the test's bookkeeping: time it apart and take it off.
+    overhead = median_ms(
+        lambda: Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
+    )
+    step = median_ms(attack, rounds=100) - overhead
+    with CaptureQueriesContext(connection) as step_queries:
+        attack()
+
+    print(
+        f"\nbare view {hello:.2f} ms | idle check {idle:.2f} ms = {idle / hello:.1f}x "
+        f"({len(idle_queries)} queries) | attack step (20 combatants, 500+ log lines) "
+        f"{step:.2f} ms = {step / hello:.1f}x ({len(step_queries) - 1} queries)"
+    )

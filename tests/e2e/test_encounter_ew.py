@@ -1,0 +1,69 @@
+"""A short EW fight in the console at tablet size, with the players' table view beside it."""
+
+import pytest
+from playwright.sync_api import expect
+
+from apps.encounters.models import Encounter
+from tests.accounts.factories import PASSWORD
+from tests.e2e.conftest import PHONE, TABLET, screenshot
+from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+
+
+def log_in(page, user) -> None:
+    page.get_by_label("Nom d’utilisateur").fill(user.username)
+    page.get_by_label("Mot de passe").fill(PASSWORD)
+    page.get_by_role("button", name="Se connecter").click()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_gm_runs_a_short_ew_fight_and_the_table_follows(open_page):
+    campaign = campaign_with_gm("ew")
+    gm = campaign.memberships.get().user
+    player = add_player(campaign)
+    ew_fighter(campaign, "Brandon", owner=player)
+    ew_fighter(campaign, "Ysolde", phy=6, men=7, per=6, pre=9, armour=1)
+    ew_fighter(campaign, "Guetteur", phy=5, men=6, per=9, pre=8)
+    encounter = Encounter.objects.create(campaign=campaign, name="Embuscade au gué")
+    path = f"/rencontres/{encounter.pk}/"
+
+    console = open_page(TABLET, path)
+    log_in(console, gm)
+    expect(console.get_by_role("heading", name="Embuscade au gué")).to_be_visible()
+    console.get_by_label("Brandon").check()
+    console.get_by_label("Ysolde").check()
+    console.get_by_role("button", name="Ajouter").click()
+    expect(console.locator(".combatant")).to_have_count(2)
+    # The lurker joins hidden from the players.
+    console.get_by_label("Guetteur").check()
+    console.get_by_label("Cachés aux joueurs").check()
+    console.get_by_role("button", name="Ajouter").click()
+    expect(console.locator(".combatant")).to_have_count(3)
+    screenshot(console, "ew-console-prepare-tablet")
+
+    console.get_by_role("button", name="Lancer l'initiative et commencer").click()
+    expect(console.locator(".badge")).to_have_text("en cours")
+    expect(console.locator(".combatant.acting")).to_have_count(1)
+
+    table = open_page(PHONE, f"{path}table/")
+    log_in(table, player)
+    expect(table.get_by_text("Round 1", exact=True)).to_be_visible()
+    assert "Guetteur" not in table.content()
+    screenshot(table, "ew-table-phone")
+
+    # Whoever acts first attacks someone else, with the app's dice.
+    expect(console.get_by_text("Chance de toucher")).to_be_visible()
+    screenshot(console, "ew-console-running-tablet")
+    console.get_by_role("button", name="Lancer l'attaque").click()
+    expect(console.locator(".log-line.kind-ew_attack")).to_have_count(1)
+    console.keyboard.press("n")
+    expect(console.locator(".log-line.kind-next_turn")).to_have_count(1)
+    screenshot(console, "ew-console-after-attack-tablet")
+
+    # The player's screen follows by itself.
+    expect(table.locator(".combatant.acting")).to_have_count(1, timeout=5000)
+    console.keyboard.press("u")
+    expect(console.locator(".log-line.kind-undo")).to_have_count(1)
+    assert console.console_errors == [], console.console_errors[:3]
+    assert table.console_errors == []
+    assert console.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
+    assert table.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

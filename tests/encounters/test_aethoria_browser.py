@@ -1,0 +1,54 @@
+"""A short Aethoria fight in the console at tablet size, clicked through in Chromium."""
+
+import pytest
+from playwright.sync_api import expect
+
+from apps.encounters import services
+from apps.encounters.models import Encounter
+from tests.accounts.factories import PASSWORD
+from tests.e2e.conftest import TABLET, browser, open_page, screenshot  # noqa: F401
+from tests.encounters.factories import add_player, aethoria_fighter, campaign_with_gm
+
+pytestmark = pytest.mark.browser
+
+
+def log_in(page, user) -> None:
+    page.get_by_label("Nom d’utilisateur").fill(user.username)
+    page.get_by_label("Mot de passe").fill(PASSWORD)
+    page.get_by_role("button", name="Se connecter").click()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_gm_attacks_with_physical_dice_and_confirms_the_bleeding(open_page):  # noqa: F811
+    campaign = campaign_with_gm("aethoria")
+    gm = campaign.memberships.get().user
+    ysolde = aethoria_fighter(campaign, "Ysolde", owner=add_player(campaign))
+    brandon = aethoria_fighter(campaign, "Brandon")
+    aethoria_fighter(campaign, "Maëlle", magic_type="doue", pouvoir=6, magie=3)
+    encounter = Encounter.objects.create(campaign=campaign, name="Au gué")
+    combatants = services.combatants_add(
+        encounter_id=encounter.pk,
+        characters=[ysolde, brandon, *campaign.characters.filter(name="Maëlle")],
+    )
+    faces = {c.pk: face for c, face in zip(combatants, (18, 9, 4), strict=True)}
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm, initiative=faces)
+
+    console = open_page(TABLET, f"/rencontres/{encounter.pk}/")
+    log_in(console, gm)
+    expect(console.get_by_role("heading", name="Ysolde agit")).to_be_visible()
+    expect(console.locator("#aethoria-attack-odds")).to_contain_text("Chance de toucher")
+    console.locator("#aethoria-attack").get_by_label("Défense", exact=True).select_option("dodge")
+    expect(console.locator("#aethoria-attack-odds")).to_contain_text("esquive")
+    screenshot(console, "aethoria-console-attack-tablet")
+    console.locator("#aethoria-attack summary", has_text="Dés physiques").click()
+    console.get_by_label("d10 d'attaque", exact=True).fill("1 3 7 9")
+    console.get_by_label("d20 de localisation", exact=True).fill("12")
+    console.get_by_label("d10 de défense", exact=True).fill("2 8 9")
+    console.get_by_label("d10 de dégâts (si touché : arme + bonus)").fill("1 4")
+    console.get_by_role("button", name="Lancer l'attaque").click()
+    expect(console.locator(".log-lines")).to_contain_text("touché au bras droit")
+    expect(console.locator(".severe-effect")).to_be_visible()
+    screenshot(console, "aethoria-console-after-attack-tablet")
+    console.locator(".severe-effect").get_by_role("button", name="Confirmer").click()
+    expect(console.locator(".combatants")).to_contain_text("saigne")
+    assert not console.console_errors

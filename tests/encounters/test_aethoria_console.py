@@ -1,0 +1,170 @@
+"""The Aethoria console: odds before every roll, and a constant number of queries."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from apps.encounters.models import Encounter, Event
+from tests.compendium.factories import AethoriaArmourCoverageFactory
+from tests.encounters.factories import aethoria_fighter, campaign_with_gm
+from tests.encounters.test_aethoria_support import (
+    HTMX,
+    aethoria_table,  # noqa: F401 - the `table` fixture
+    post,
+    start,
+    url,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_attack_odds_are_exact_and_shown_before_the_roll(table):
+    y, b = start(table)
+    encounter = table["encounter"]
+    encounter.refresh_from_db()
+    query = {
+        "version": encounter.version,
+        "attacker": y.pk,
+        "target": b.pk,
+        "mode": "attack",
+        "weapon": table["ysolde"].aethoria.weapons.first().pk,
+        "defence": "none",
+    }
+    response = table["client"].get(url("aethoria_attack_odds", encounter), query, **HTMX)
+    # 4 dice at 6 miss only if all four fail: 1 - 0.4^4 = 97.44 %.
+    assert "97,4 %" in response.text
+    # Brandon's breastplate: RD 0 to 2 depending on the location, averaged over the table.
+    assert "RD 0–2 selon la localisation" in response.text
+    response = table["client"].get(
+        url("aethoria_attack_odds", encounter), {**query, "defence": "dodge"}, **HTMX
+    )
+    assert "contre 3 d10 ≤ 6, esquive" in response.text
+    # The console shows the odds of the default attack before anything is typed.
+    response = table["client"].get(url("console", encounter), **HTMX)
+    assert "Chance de toucher" in response.text and "97,4 %" in response.text
+
+
+def test_the_test_odds_show_the_much_lower_risk(table):
+    y, _b = start(table)
+    encounter = table["encounter"]
+    encounter.refresh_from_db()
+    response = table["client"].get(
+        url("aethoria_test_odds", encounter),
+        {"version": encounter.version, "combatant": y.pk, "source": "force", "difficulty": 3},
+        **HTMX,
+    )
+    assert "Chance de réussir" in response.text and "très inférieur" in response.text
+
+
+def test_the_parry_refusal_shows_in_the_odds_preview(table):
+    sheet = table["ysolde"].aethoria
+    sheet.force, sheet.pv, sheet.fatigue_physical = 9, 28, 14
+    sheet.save()
+    y, b = start(table)
+    encounter = table["encounter"]
+    encounter.refresh_from_db()
+    response = table["client"].get(
+        url("aethoria_attack_odds", encounter),
+        {
+            "version": encounter.version,
+            "attacker": y.pk,
+            "target": b.pk,
+            "mode": "attack",
+            "weapon": table["ysolde"].aethoria.weapons.first().pk,
+            "defence": "parry",
+            "parry_with": "shield",
+        },
+        **HTMX,
+    )
+    assert "Parade impossible" in response.text
+
+
+def _fight(client, fighters: int, events: int) -> Encounter:
+    """A running Aethoria encounter with that many combatants and log lines."""
+    campaign = campaign_with_gm("aethoria")
+    gm = campaign.memberships.get().user
+    characters = [
+        aethoria_fighter(campaign, "Maëlle", magic_type="doue", pouvoir=5, magie=3),
+        *(aethoria_fighter(campaign, f"Garde {n}") for n in range(fighters - 1)),
+    ]
+    for character in characters:
+        piece = AethoriaArmourCoverageFactory(location="torso", rd=1).piece
+        character.aethoria.armour_pieces.add(piece)
+    encounter = Encounter.objects.create(campaign=campaign, name="Siège")
+    client.force_login(gm)
+    fight = {"encounter": encounter, "client": client}
+    post(fight, "combatants_add", {"characters": [c.pk for c in characters]})
+    first = encounter.combatants.get(character=characters[0])
+    faces = {f"face_{c.pk}": 1 for c in encounter.combatants.all()}
+    post(fight, "start", {**faces, f"face_{first.pk}": 20})
+    encounter.refresh_from_db()
+    assert encounter.combatants.order_by("position").first().pk == first.pk
+    target = encounter.combatants.exclude(pk=first.pk).first()
+    response = post(
+        fight,
+        "aethoria_attack",
+        {
+            "attacker": first.pk,
+            "target": target.pk,
+            "mode": "attack",
+            "weapon": characters[0].aethoria.weapons.first().pk,
+            "defence": "dodge",
+        },
+    )
+    assert response.status_code == 200
+    # Undone, so the mage may still act: the console then shows every form with its odds.
+    post(fight, "undo")
+    model = encounter.events.get(kind="aethoria_attack")
+    last = encounter.events.order_by("-sequence").first().sequence
+    Event.objects.bulk_create(
+        [
+            Event(
+                encounter=encounter,
+                sequence=last + n + 1,
+                kind=model.kind,
+                round=1,
+                actor=model.actor,
+                target=model.target,
+                dice=model.dice,
+                data=model.data,
+                changes=[],
+            )
+            for n in range(max(0, events - encounter.events.count()))
+        ]
+    )
+    return encounter
+
+
+def _console_queries(client, encounter) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("encounters:console", args=[encounter.pk]), **HTMX)
+    assert response.status_code == 200
+    return len(queries)
+
+
+def test_console_queries_do_not_grow_with_combatants_or_log_lines(
+    client, django_assert_num_queries
+):
+    small = _fight(client, 3, 5)
+    expected = _console_queries(client, small)
+    big = _fight(client, 20, 500)
+    assert big.events.count() == 500 and big.combatants.count() == 20
+    with django_assert_num_queries(expected):
+        response = client.get(reverse("encounters:console", args=[big.pk]), **HTMX)
+    # The mage acts: attack, special actions and spell forms, each with its odds.
+    assert "Lancer le sort" in response.text and "Chance de toucher" in response.text
+    assert expected < 40, expected
+
+
+def test_cibler_location_odds_are_exact_and_sum_to_one():
+    from fractions import Fraction
+
+    from apps.encounters.aethoria_services import cibler_probabilities
+    from apps.rules.aethoria import DEFAULT_HOUSE_RULES
+
+    chances = cibler_probabilities(DEFAULT_HOUSE_RULES, "head")
+    # Head on either of two d20: 1 - (18/20)^2.
+    assert chances["head"] == 1 - Fraction(18, 20) ** 2
+    assert sum(chances.values()) == 1
+    assert cibler_probabilities(DEFAULT_HOUSE_RULES, "")["torso"] == Fraction(8, 20)

@@ -1,0 +1,122 @@
+"""Hidden things stay hidden; other screens learn about changes cheaply; no lost update."""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from apps.encounters import services
+from apps.encounters.models import Encounter
+from apps.encounters.steps import StaleVersion
+from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+
+
+def setup_fight(hidden_npc=True):
+    campaign = campaign_with_gm("ew")
+    gm = campaign.memberships.get().user
+    player = add_player(campaign)
+    brandon = ew_fighter(campaign, "Brandon", owner=player)
+    ysolde = ew_fighter(campaign, "Ysolde")
+    lurker = ew_fighter(campaign, "Le Rôdeur")
+    encounter = Encounter.objects.create(campaign=campaign, name="Nuit")
+    services.combatants_add(encounter_id=encounter.pk, characters=[brandon, ysolde])
+    services.combatants_add(encounter_id=encounter.pk, characters=[lurker], hidden=hidden_npc)
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
+    encounter.refresh_from_db()
+    return encounter, gm, player
+
+
+@pytest.mark.django_db
+def test_the_table_view_never_contains_hidden_combatants_or_npc_numbers(client):
+    encounter, _gm, player = setup_fight()
+    client.force_login(player)
+    html = client.get(reverse("encounters:table", args=[encounter.pk])).text
+    assert "Le Rôdeur" not in html
+    assert "Ysolde" in html
+    # The PC's pools are shown with numbers; the NPC's only as words.
+    ysolde_block = html.split("Ysolde", 1)[1].split("</li>", 1)[0]
+    assert "<meter" not in ysolde_block and "/ 24" not in ysolde_block
+    assert "indemne" in ysolde_block
+    assert "<meter" in html.split("Brandon", 1)[1].split("</li>", 1)[0]
+
+
+@pytest.mark.django_db
+def test_revealing_a_combatant_shows_it_to_players(client):
+    encounter, gm, player = setup_fight()
+    lurker = encounter.combatants.get(character__name="Le Rôdeur")
+    client.force_login(gm)
+    client.post(
+        reverse("encounters:combatant_visibility", args=[encounter.pk, lurker.pk]),
+        {"version": encounter.version, "hidden": "0"},
+        HTTP_HX_REQUEST="true",
+    )
+    client.force_login(player)
+    assert "Le Rôdeur" in client.get(reverse("encounters:table", args=[encounter.pk])).text
+
+
+@pytest.mark.django_db
+def test_the_idle_check_costs_two_queries_and_answers_204(client, django_assert_num_queries):
+    encounter, gm, player = setup_fight()
+    client.force_login(player)
+    check = reverse("encounters:changes", args=[encounter.pk])
+    with django_assert_num_queries(2):
+        response = client.get(check, {"v": encounter.version}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 204
+    services.encounter_next_turn(encounter_id=encounter.pk, version=None, by=gm)
+    response = client.get(check, {"v": encounter.version}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert "encounter-changed" in response["HX-Trigger"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_actions_on_one_version_one_wins_the_other_is_stale():
+    encounter, gm, _player = setup_fight(hidden_npc=False)
+    version = encounter.version
+    results = []
+    barrier = threading.Barrier(2)
+
+    def act():
+        try:
+            barrier.wait()
+            services.encounter_next_turn(encounter_id=encounter.pk, version=version, by=gm)
+            results.append("ok")
+        except StaleVersion:
+            results.append("stale")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=act) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == ["ok", "stale"]
+    encounter.refresh_from_db()
+    assert encounter.turn == 1 and encounter.version == version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_second_of_two_concurrent_http_clicks_gets_409():
+    encounter, gm, _player = setup_fight(hidden_npc=False)
+    url = reverse("encounters:next_turn", args=[encounter.pk])
+    statuses = []
+    barrier = threading.Barrier(2)
+
+    def click():
+        client = Client()
+        client.force_login(gm)
+        barrier.wait()
+        statuses.append(
+            client.post(url, {"version": encounter.version}, HTTP_HX_REQUEST="true").status_code
+        )
+        connection.close()
+
+    threads = [threading.Thread(target=click) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200, 409]
+    assert Encounter.objects.get(pk=encounter.pk).events.filter(kind="next_turn").count() == 1

@@ -1,0 +1,89 @@
+"""Every console request runs a fixed number of queries, however big the fight and its log."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from apps.encounters import services
+from apps.encounters.models import Encounter, Event
+from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+
+pytestmark = pytest.mark.django_db
+
+
+def fight(combatants: int, log_lines: int):
+    campaign = campaign_with_gm("ew")
+    gm = campaign.memberships.get().user
+    player = add_player(campaign)
+    people = [ew_fighter(campaign, "Brandon", owner=player)]
+    people += [ew_fighter(campaign, f"Sbire {n}") for n in range(combatants - 1)]
+    encounter = Encounter.objects.create(campaign=campaign, name="Mêlée")
+    services.combatants_add(encounter_id=encounter.pk, characters=people)
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
+    Event.objects.bulk_create(
+        Event(
+            encounter=encounter,
+            sequence=100 + n,
+            kind="ew_stance",
+            round=1,
+            data={"name": "Sbire", "stance": "total_attack"},
+        )
+        for n in range(log_lines)
+    )
+    encounter.refresh_from_db()
+    return encounter, gm, player
+
+
+def count(client, method, url, data=None):
+    with CaptureQueriesContext(connection) as queries:
+        response = getattr(client, method)(url, data or {}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200, response.content[:300]
+    return len(queries)
+
+
+def attack_data(encounter):
+    acting, target = encounter.combatants.order_by("position")[:2]
+    return {
+        "version": encounter.version,
+        "attacker": acting.pk,
+        "target": target.pk,
+        "defence": "active",
+        "modifier": 0,
+        "to_hit_face": 1,
+        "damage_face": 5,
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [
+        ("console", "get"),
+        ("table", "get"),
+        ("ew_attack_odds", "get"),
+        ("ew_attack", "post"),
+        ("next_turn", "post"),
+    ],
+)
+def test_queries_do_not_grow_with_combatants_or_log_lines(client, name, method):
+    counts = []
+    for encounter, gm, _ in (fight(3, 5), fight(20, 500)):
+        client.force_login(gm)
+        data = (
+            attack_data(encounter)
+            if name.startswith("ew_attack")
+            else {"version": encounter.version}
+        )
+        counts.append(
+            count(client, method, reverse(f"encounters:{name}", args=[encounter.pk]), data)
+        )
+    assert counts[0] == counts[1], counts
+
+
+def test_console_query_count_is_pinned(client, django_assert_num_queries):
+    encounter, gm, _ = fight(combatants=20, log_lines=500)
+    client.force_login(gm)
+    # user, encounter with campaign, combatants with sheets, their weapons, their specialties,
+    # the log's latest lines, and two for "can redo?"; the odds read the loaded combatants.
+    with django_assert_num_queries(8):
+        client.get(reverse("encounters:console", args=[encounter.pk]), HTTP_HX_REQUEST="true")

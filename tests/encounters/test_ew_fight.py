@@ -1,0 +1,440 @@
+"""A whole EW fight driven through HTTP with typed (physical) dice, then undone to the start."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from apps.encounters.models import Encounter, Event, Status
+from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def table(client):
+    campaign = campaign_with_gm("ew")
+    gm = campaign.memberships.get().user
+    player = add_player(campaign)
+    # Brandon: PHY 8 PER 8 -> com 8, ND 2; épée +2 -> impact 2 + 2 = 4; specialty 2.
+    brandon = ew_fighter(campaign, "Brandon", owner=player)
+    # Ysolde: PHY 6 PER 6 -> com 6, natural defence 1, PV 18, armour 1.
+    ysolde = ew_fighter(campaign, "Ysolde", phy=6, men=7, per=6, pre=9, armour=1)
+    encounter = Encounter.objects.create(campaign=campaign, name="Embuscade")
+    client.force_login(gm)
+    return {
+        "campaign": campaign,
+        "gm": gm,
+        "brandon": brandon,
+        "ysolde": ysolde,
+        "encounter": encounter,
+        "client": client,
+    }
+
+
+def url(name, encounter, *args):
+    return reverse(f"encounters:{name}", args=[encounter.pk, *args])
+
+
+def post(client, name, encounter, data=None, **extra):
+    encounter.refresh_from_db()
+    payload = {"version": encounter.version, **(data or {})}
+    return client.post(url(name, encounter), payload, **HTMX, **extra)
+
+
+def combatant(encounter, character):
+    return encounter.combatants.get(character=character)
+
+
+def sheets(table):
+    b, y = table["brandon"].ew, table["ysolde"].ew
+    b.refresh_from_db()
+    y.refresh_from_db()
+    return (b.superficial_left, b.lethal_left, b.eclat), (
+        y.superficial_left,
+        y.lethal_left,
+        y.eclat,
+    )
+
+
+def start(table, brandon_face=9, ysolde_face=2):
+    client, encounter = table["client"], table["encounter"]
+    response = post(
+        client,
+        "combatants_add",
+        encounter,
+        {"characters": [table["brandon"].pk, table["ysolde"].pk]},
+    )
+    assert response.status_code == 200
+    b, y = combatant(encounter, table["brandon"]), combatant(encounter, table["ysolde"])
+    response = post(
+        client, "start", encounter, {f"face_{b.pk}": brandon_face, f"face_{y.pk}": ysolde_face}
+    )
+    assert response.status_code == 200, response.text
+    encounter.refresh_from_db()
+    return b, y
+
+
+def test_start_rolls_initiative_with_typed_dice_and_orders_by_total(table):
+    b, y = start(table)
+    b.refresh_from_db()
+    y.refresh_from_db()
+    assert (b.initiative, y.initiative) == (9 + 8, 2 + 6)
+    assert (b.position, y.position) == (0, 1)
+    encounter = table["encounter"]
+    assert (encounter.status, encounter.round, encounter.turn) == (Status.RUNNING, 1, 0)
+    start_event = encounter.events.get(kind="start")
+    assert start_event.dice == "physical"
+
+
+def test_attack_with_physical_dice_hits_and_applies_both_pools(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    weapon = table["brandon"].ew.weapons.get()
+    rank = table["brandon"].ew.specialties.get()
+    # NA 8 + 2 = 10 against Ysolde's natural defence 1: score clamp(10+10-1) = 19.
+    response = post(
+        client,
+        "ew_attack",
+        encounter,
+        {
+            "attacker": b.pk,
+            "target": y.pk,
+            "weapon": weapon.pk,
+            "specialty": rank.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 14,
+            "damage_face": 4,
+        },
+    )
+    assert response.status_code == 200, response.text
+    event = encounter.events.get(kind="ew_attack")
+    assert event.dice == "physical"
+    assert event.data["to_hit"]["score"] == 19 and event.data["to_hit"]["success"]
+    # superficial 4 - 1 = 3; lethal impact (8/4 + 2) - armour 1 = 3.
+    assert sheets(table)[1] == (18 - 3, 18 - 3, 3)
+    assert "Brandon attaque Ysolde" in response.text
+    assert "14 ≤ 19, touché" in response.text, re.findall("Brandon attaque[^<]*", response.text)
+
+
+def test_the_same_click_twice_is_refused_as_stale(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    encounter.refresh_from_db()
+    data = {
+        "version": encounter.version,
+        "attacker": b.pk,
+        "target": y.pk,
+        "defence": "none",
+        "modifier": 0,
+        "to_hit_face": 1,
+        "damage_face": 10,
+    }
+    first = client.post(url("ew_attack", encounter), data, **HTMX)
+    second = client.post(url("ew_attack", encounter), data, **HTMX)
+    assert first.status_code == 200
+    assert second.status_code == 409
+    assert encounter.events.filter(kind="ew_attack").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("to_hit_face", 21, "Un d20 donne de 1 à 20"),
+        ("to_hit_face", 0, "Un d20 donne de 1 à 20"),
+        ("damage_face", 11, "Un d10 donne de 1 à 10"),
+    ],
+)
+def test_a_face_outside_the_die_is_refused_next_to_the_field(table, field, value, message):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    before = sheets(table), encounter.events.count()
+    data = {
+        "attacker": b.pk,
+        "target": y.pk,
+        "defence": "none",
+        "modifier": 0,
+        "to_hit_face": 5,
+        "damage_face": 5,
+        field: value,
+    }
+    response = post(client, "ew_attack", encounter, data)
+    assert response.status_code == 200
+    assert message in response.text
+    assert (sheets(table), encounter.events.count()) == before
+
+
+def test_only_the_acting_combatant_may_attack(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    before = sheets(table), encounter.events.count()
+    response = post(
+        client,
+        "ew_attack",
+        encounter,
+        {
+            "attacker": y.pk,
+            "target": b.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 1,
+            "damage_face": 10,
+        },
+    )
+    assert "Ce n&#x27;est pas son tour" in response.text or "pas son tour" in response.text
+    assert (sheets(table), encounter.events.count()) == before
+
+
+def test_a_dead_target_cannot_be_attacked(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    sheet = table["ysolde"].ew
+    sheet.lethal_left = 0
+    sheet.save()
+    response = post(
+        client,
+        "ew_attack",
+        encounter,
+        {
+            "attacker": b.pk,
+            "target": y.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 1,
+            "damage_face": 10,
+        },
+    )
+    assert "déjà mort" in response.text
+    assert not encounter.events.filter(kind="ew_attack").exists()
+
+
+def test_active_defence_uses_the_defence_and_a_second_one_costs_four(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    attack = {
+        "attacker": b.pk,
+        "target": y.pk,
+        "defence": "active",
+        "modifier": 0,
+        "to_hit_face": 20,
+        "damage_face": 1,
+    }
+    post(client, "ew_attack", encounter, attack)
+    first = encounter.events.filter(kind="ew_attack").first()
+    # ND = Ysolde's com 6 + 0 specialty; second attack: Brandon -4, Ysolde's 2nd defence -4.
+    assert first.data["to_hit"]["nd"] == 6
+    post(client, "ew_attack", encounter, attack)
+    second = encounter.events.filter(kind="ew_attack").first()
+    assert second.data["to_hit"]["modifier"] == -4
+    assert second.data["to_hit"]["nd"] == 6 - 4
+
+
+def test_full_fight_then_undo_everything_restores_the_start(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    start_state = sheets(table)
+    encounter.refresh_from_db()
+    start_position = (encounter.round, encounter.turn)
+    hit = {
+        "attacker": b.pk,
+        "target": y.pk,
+        "defence": "none",
+        "modifier": 0,
+        "to_hit_face": 2,
+        "damage_face": 10,
+    }
+    post(client, "ew_attack", encounter, hit)
+    post(client, "next_turn", encounter)
+    post(
+        client,
+        "ew_attack",
+        encounter,
+        {
+            "attacker": y.pk,
+            "target": b.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 20,
+            "damage_face": 1,
+        },
+    )
+    # The miss of Ysolde (an NPC) cannot be rescued; a new round rerolls initiative.
+    post(client, "next_turn", encounter, {f"face_{b.pk}": 1, f"face_{y.pk}": 10})
+    encounter.refresh_from_db()
+    assert encounter.round == 2
+    assert sheets(table) != start_state
+    undos = 0
+    while post(client, "undo", encounter).status_code == 200 and undos < 20:
+        encounter.refresh_from_db()
+        undos += 1
+        if (
+            not Event.objects.filter(encounter=encounter, undone=False)
+            .exclude(kind__in=["start", "undo", "redo"])
+            .exists()
+        ):
+            break
+    encounter.refresh_from_db()
+    assert undos == 4
+    assert sheets(table) == start_state
+    assert (encounter.round, encounter.turn) == start_position
+    # Nothing left to undo: a clear message, nothing changed.
+    response = post(client, "undo", encounter)
+    assert "Rien à annuler" in response.text
+    # Redo brings the first blow back exactly.
+    post(client, "redo", encounter)
+    # Bare fists: superficial 10 - 1 = 9; lethal PHY 8 / 4 = 2 - armour 1 = 1.
+    assert sheets(table)[1] == (start_state[1][0] - 9, start_state[1][1] - 1, 3)
+
+
+def test_eclat_turns_a_players_miss_into_a_hit(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    post(
+        client,
+        "ew_attack",
+        encounter,
+        {
+            "attacker": b.pk,
+            "target": y.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 20,
+            "damage_face": 3,
+        },
+    )
+    miss = encounter.events.get(kind="ew_attack")
+    assert not miss.data["to_hit"]["success"]
+    response = post(client, "ew_eclat", encounter, {"event": miss.pk, "damage_face": 6})
+    assert response.status_code == 200
+    (_, _, eclat), ysolde = sheets(table)
+    assert eclat == 2
+    # Bare fists: superficial 6 - 1 = 5; lethal 8 / 4 = 2 - armour 1 = 1.
+    assert ysolde[:2] == (18 - 5, 18 - 1)
+    # Only once.
+    response = post(client, "ew_eclat", encounter, {"event": miss.pk, "damage_face": 6})
+    assert "déjà été sauvé" in response.text
+    assert sheets(table)[0][2] == 2
+
+
+def test_odds_are_shown_before_the_roll(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    response = client.get(
+        url("ew_attack_odds", encounter),
+        {
+            "version": encounter.version,
+            "attacker": b.pk,
+            "target": y.pk,
+            "defence": "none",
+            "modifier": 0,
+        },
+        **HTMX,
+    )
+    assert response.status_code == 200
+    # NA 8 (no specialty chosen) vs ND 1: score 17 -> 85 %.
+    assert "85 %" in response.text
+
+
+def test_npcs_from_a_template_join_the_fight_being_prepared(table):
+    from apps.characters.models import Character
+
+    client, encounter = table["client"], table["encounter"]
+    template = table["ysolde"]
+    Character.objects.filter(pk=template.pk).update(is_template=True)
+    response = post(
+        client,
+        "combatants_from_template",
+        encounter,
+        {"template": template.pk, "count": 3, "hidden": "on"},
+    )
+    assert response.status_code == 200
+    names = sorted(encounter.combatants.values_list("character__name", flat=True))
+    assert names == ["Ysolde 1", "Ysolde 2", "Ysolde 3"]
+    assert all(encounter.combatants.values_list("hidden", flat=True))
+    response = post(
+        client, "combatants_from_template", encounter, {"template": template.pk, "count": 21}
+    )
+    assert "20" in response.text and encounter.combatants.count() == 3
+
+
+def test_the_end_summary_and_xp_for_the_pcs_in_one_step(table):
+    from apps.campaigns.models import LogEntry
+
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    post(
+        client,
+        "ew_attack",
+        encounter,
+        {
+            "attacker": b.pk,
+            "target": y.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 1,
+            "damage_face": 10,
+        },
+    )
+    response = post(client, "end", encounter)
+    assert "Bilan du combat" in response.text
+    assert "−9 points superficiels" in response.text
+    assert LogEntry.objects.filter(campaign=table["campaign"], kind="encounter").exists()
+    response = post(client, "award_xp", encounter, {"amount": 3, "reason": "Le gué"})
+    assert table["brandon"].xp_balance() == 3
+    assert table["ysolde"].xp_balance() == 0  # an NPC gets none
+    response = post(client, "award_xp", encounter, {"amount": 3, "reason": "Encore"})
+    assert table["brandon"].xp_balance() == 3
+    # After the end, undo no longer applies.
+    assert "Impossible maintenant" in post(client, "undo", encounter).text
+
+
+def test_a_test_on_the_table_feels_the_rounds_extra_actions(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    rank = table["brandon"].ew.specialties.get()
+    attack = {
+        "attacker": b.pk,
+        "target": y.pk,
+        "defence": "none",
+        "modifier": 0,
+        "to_hit_face": 20,
+        "damage_face": 1,
+    }
+    post(client, "ew_attack", encounter, attack)
+    post(client, "ew_attack", encounter, attack)  # a second attack: -4 for the round
+    response = client.get(url("ew_test_odds", encounter), **HTMX)
+    assert "Lancer le test" in response.text  # the panel opens with an empty form
+    data = {
+        "combatant": b.pk,
+        "na_source": "com",
+        "specialty": rank.pk,
+        "nd": 10,
+        "modifier": 1,
+        "face": 7,
+        "label": "sauter le gué",
+    }
+    response = post(client, "ew_test", encounter, data)
+    assert response.status_code == 200
+    event = encounter.events.get(kind="ew_test")
+    # NA com 8 + specialty 2 = 10, modifiers -4 + 1: score clamp(10 + 7 - 10) = 7.
+    assert event.data["result"]["modifier"] == -3
+    assert event.data["result"]["score"] == 7 and event.data["result"]["success"]
+    assert "Brandon tente sauter le gué : 7 ≤ 7, réussi" in response.text
+    # An opposed test: against Ysolde's PER.
+    response = post(
+        client,
+        "ew_test",
+        encounter,
+        {"combatant": b.pk, "na_source": "per", "opponent": y.pk, "modifier": 0, "face": 1},
+    )
+    opposed = encounter.events.filter(kind="ew_test").first()
+    assert opposed.data["opponent"] == "Ysolde" and opposed.data["result"]["nd"] == 6
+    # A test without a difficulty or an opponent is refused, nothing logged.
+    response = post(
+        client, "ew_test", encounter, {"combatant": b.pk, "na_source": "per", "modifier": 0}
+    )
+    assert "Donnez une difficulté ou un adversaire" in response.text
+    assert encounter.events.filter(kind="ew_test").count() == 2
