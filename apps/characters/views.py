@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.campaigns.access import get_campaign_for_user
@@ -29,6 +30,24 @@ from .forms import (
     XpSpendForm,
 )
 from .models import Character, XpEntry, XpKind
+
+# The rules engine names the specialty levels in French (ew.SPECIALTY_LABELS); the sheet shows
+# them in the viewer's language.
+SPECIALTY_LEVEL_WORDS = {
+    "néophyte": gettext_lazy("néophyte"),
+    "entraîné": gettext_lazy("entraîné"),
+    "professionnel": gettext_lazy("professionnel"),
+    "éminent": gettext_lazy("éminent"),
+    "expert": gettext_lazy("expert"),
+    "sommité": gettext_lazy("sommité"),
+    "expert mondial": gettext_lazy("expert mondial"),
+}
+
+
+def _specialty_words(level: int) -> str:
+    label = ew.specialty_label(level)
+    return str(SPECIALTY_LEVEL_WORDS.get(label, label))
+
 
 # --- Creation ---------------------------------------------------------------------------------
 
@@ -104,7 +123,7 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
             ],
             fields=[(name, getattr(derived, name)) for name in ew.FIELDS],
             specialties=[
-                (rank, ew.specialty_label(rank.level))
+                (rank, _specialty_words(rank.level))
                 for rank in sheet.specialties.select_related("specialty")
             ],
             powers=list(sheet.powers.select_related("power")),

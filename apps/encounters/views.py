@@ -119,6 +119,20 @@ def _refused(request, encounter: Encounter, error: EncounterError, forms: dict |
     )
 
 
+def _stale(request, encounter: Encounter) -> StaleVersion | None:
+    """A form made on an older version (a double click, a console left open while someone
+    acted) is refused before it is judged against a state it was not made on."""
+    posted = request.POST.get("version")
+    if posted and posted != str(encounter.version):
+        return StaleVersion(
+            _(
+                "Quelqu'un a agi entre-temps : la console a été actualisée, "
+                "vérifiez puis recommencez."
+            )
+        )
+    return None
+
+
 def _lifecycle(service, success_message: str | None = None):
     """A view for a step that needs nothing but the encounter's version."""
 
@@ -303,6 +317,8 @@ def ew_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespo
 @require_POST
 def ew_attack(request: HtmxHttpRequest, encounter_id: int):
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if stale := _stale(request, encounter):
+        return _refused(request, encounter, stale)
     form = _ew_attack_form(request, encounter, request.POST)
     if form is None:
         return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
@@ -350,6 +366,8 @@ def ew_test_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespons
 @require_POST
 def ew_test(request: HtmxHttpRequest, encounter_id: int):
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if stale := _stale(request, encounter):
+        return _refused(request, encounter, stale)
     form = _ew_test_form(request, encounter, request.POST)
     if not form.is_valid():
         return _respond(request, encounter, forms={"ew_test": form})

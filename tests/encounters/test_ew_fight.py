@@ -438,3 +438,25 @@ def test_a_test_on_the_table_feels_the_rounds_extra_actions(table):
     )
     assert "Donnez une difficulté ou un adversaire" in response.text
     assert encounter.events.filter(kind="ew_test").count() == 2
+
+
+def test_a_double_click_that_killed_the_target_answers_409_not_a_form_error(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    sheet = table["ysolde"].ew
+    sheet.lethal_left = 1
+    sheet.save()
+    encounter.refresh_from_db()
+    data = {
+        "version": encounter.version,
+        "attacker": b.pk,
+        "target": y.pk,
+        "defence": "none",
+        "modifier": 0,
+        "to_hit_face": 1,
+        "damage_face": 10,
+    }
+    assert client.post(url("ew_attack", encounter), data, **HTMX).status_code == 200
+    second = client.post(url("ew_attack", encounter), data, **HTMX)
+    assert second.status_code == 409
+    assert encounter.events.filter(kind="ew_attack").count() == 1
