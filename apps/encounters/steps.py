@@ -17,6 +17,8 @@ from django.db import models
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from apps.characters.models import AethoriaSheet, Character, EwSheet
+
 from .models import Combatant, DiceSource, Encounter, Event, Status
 
 
@@ -47,7 +49,26 @@ def lock_encounter(encounter_id: int, version: int | None = None) -> Encounter:
                 "vérifiez puis recommencez."
             )
         )
+    lock_fighters(encounter)
     return encounter
+
+
+def lock_fighters(encounter: Encounter) -> None:
+    """Lock the fight's characters and their sheets too: a player spending éclat, fatigue or
+    XP from their sheet (those services lock the same rows) waits for the step, and the step
+    then reads their pools fresh — neither can overwrite the other's change."""
+    sheet_model = EwSheet if encounter.campaign.is_ew else AethoriaSheet
+    # Characters before sheets, each by primary key, as the sheet services do: no deadlock.
+    for model, path in (
+        (Character, "combatants__encounter"),
+        (sheet_model, "character__combatants__encounter"),
+    ):
+        list(
+            model.objects.select_for_update(of=("self",))
+            .filter(**{path: encounter})
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
 
 
 def require_status(encounter: Encounter, *statuses: str) -> None:

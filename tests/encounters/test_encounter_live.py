@@ -3,13 +3,15 @@
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
+from apps.characters.models import Character
+from apps.characters.services import eclat_spend
 from apps.encounters import services
 from apps.encounters.models import Encounter
-from apps.encounters.steps import StaleVersion
+from apps.encounters.steps import StaleVersion, lock_encounter
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 
 
@@ -120,3 +122,40 @@ def test_the_second_of_two_concurrent_http_clicks_gets_409():
         thread.join()
     assert sorted(statuses) == [200, 409]
     assert Encounter.objects.get(pk=encounter.pk).events.filter(kind="next_turn").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_step_locks_the_fighters_rows_so_a_sheet_spend_waits_for_it():
+    """A player spending éclat on their sheet at the moment the GM applies a blow must not
+    lose either change: the step holds the characters' rows until it commits."""
+    encounter, _gm, player = setup_fight(hidden_npc=False)
+    brandon = Character.objects.get(name="Brandon")
+    order = []
+    locked = threading.Event()
+
+    def step():
+        with transaction.atomic():
+            locked_encounter = lock_encounter(encounter.pk)
+            locked.set()
+            sheet = brandon.ew
+            sheet.refresh_from_db()
+            sheet.superficial_left -= 5
+            threading.Event().wait(0.5)  # the player presses "spend" meanwhile
+            sheet.save(update_fields=["superficial_left"])
+            order.append(("step", locked_encounter.pk))
+        connection.close()
+
+    def spend():
+        locked.wait(5)
+        eclat_spend(character=Character.objects.get(pk=brandon.pk), by=player, note="")
+        order.append(("spend", brandon.pk))
+        connection.close()
+
+    threads = [threading.Thread(target=step), threading.Thread(target=spend)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [kind for kind, _ in order] == ["step", "spend"]
+    brandon.ew.refresh_from_db()
+    assert (brandon.ew.superficial_left, brandon.ew.eclat) == (24 - 5, 2)
