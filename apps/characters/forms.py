@@ -220,8 +220,11 @@ class EwCreationForm(CreationForm):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         self.choices = self.build_choices()
-        self.add_problems(self.choices.problems(self.house))
+        self.add_problems(self.rule_problems())
         return cleaned
+
+    def rule_problems(self) -> list:
+        return self.choices.problems(self.house)
 
     def counters(self) -> dict[str, Any]:
         """Live counters: characteristic points left and the generation budget."""
@@ -452,3 +455,94 @@ class XpSpendForm(forms.Form):
         if kind == "eclat":
             return Improvement(kind, count=int(target))
         return Improvement(kind, target_id=int(target))
+
+
+# --- Editing a sheet (the GM) -----------------------------------------------------------------
+
+
+def _ew_initial(character: Character) -> dict[str, Any]:
+    sheet = character.ew
+    initial: dict[str, Any] = {
+        "name": character.name,
+        "concept": character.concept,
+        "archetype": sheet.archetype_id,
+        **{name: getattr(sheet, name) for name in ew.CHARACTERISTICS},
+        "traits": [t.pk for t in sheet.traits.all()],
+        "aptitudes": [a.pk for a in sheet.aptitudes.all()],
+        "weapons": [w.pk for w in sheet.weapons.all()],
+        "armour": sheet.armour_id,
+    }
+    initial.update({f"specialty_{r.specialty_id}": r.level for r in sheet.specialties.all()})
+    initial.update({f"power_{r.power_id}": r.level for r in sheet.powers.all()})
+    return initial
+
+
+def _aethoria_initial(character: Character) -> dict[str, Any]:
+    sheet = character.aethoria
+    initial: dict[str, Any] = {
+        "name": character.name,
+        "concept": character.concept,
+        **{name: getattr(sheet, name) for name in AETHORIA_BASE_CHARACTERISTICS},
+        "exceptional": sheet.exceptional,
+        "magic_type": sheet.magic_type,
+        "pouvoir": sheet.pouvoir or None,
+        "domain": sheet.domain_id,
+        "god": sheet.god_id,
+        "weapons": [w.pk for w in sheet.weapons.all()],
+        "shield": sheet.shield_id,
+        "armour_pieces": [p.pk for p in sheet.armour_pieces.all()],
+    }
+    initial.update({f"skill_{r.skill_id}": r.rank for r in sheet.skills.all()})
+    return initial
+
+
+class EwEditForm(EwCreationForm):
+    """The creation form, pre-filled with the sheet and checked by the same rules (an NPC
+    gets what its creation allows: no archetype required, nothing more)."""
+
+    def __init__(self, *args: Any, character: Character, **kwargs: Any) -> None:
+        self.character = character
+        kwargs.setdefault("initial", _ew_initial(character))
+        super().__init__(*args, campaign=character.campaign, npc=not character.is_pc, **kwargs)
+        self.fields.pop("is_template", None)
+
+    def rule_problems(self) -> list:
+        # An edited sheet keeps every range but not the creation budgets (XP goes past them).
+        return self.choices.edit_problems(self.house)
+
+    def _selected_archetype(self):
+        if self.is_bound:
+            return super()._selected_archetype()
+        return self.character.ew.archetype
+
+    def _initial_choices(self) -> EwChoices:
+        sheet = self.character.ew
+        return EwChoices(
+            phy=sheet.phy,
+            men=sheet.men,
+            per=sheet.per,
+            pre=sheet.pre,
+            archetype=sheet.archetype,
+            specialties=[(r.specialty, r.level) for r in sheet.specialties.all()],
+            traits=list(sheet.traits.all()),
+            aptitudes=list(sheet.aptitudes.all()),
+            powers=[(r.power, r.level) for r in sheet.powers.all()],
+        )
+
+
+class AethoriaEditForm(AethoriaCreationForm):
+    """The Aethoria creation form, pre-filled with the sheet, checked by the same rules."""
+
+    def __init__(self, *args: Any, character: Character, **kwargs: Any) -> None:
+        self.character = character
+        kwargs.setdefault("initial", _aethoria_initial(character))
+        super().__init__(*args, campaign=character.campaign, npc=not character.is_pc, **kwargs)
+        self.fields.pop("is_template", None)
+
+    def counters(self) -> dict[str, Any]:
+        if self.choices is None and not hasattr(self, "cleaned_data"):
+            sheet = self.character.aethoria
+            self.choices = AethoriaChoices(
+                *(getattr(sheet, name) for name in AETHORIA_BASE_CHARACTERISTICS)
+            )
+        return super().counters()

@@ -86,6 +86,16 @@ class EwChoices:
         """Every broken creation rule (the engine's list)."""
         return ew.validate_creation(self.as_creation(), house)
 
+    def edit_problems(self, house: ew.EwHouseRules) -> list[ew.Problem]:
+        """The rules a GM's edit of an existing sheet must keep: every range, but not the
+        creation budgets (28 characteristic points, generation points), which experience
+        legitimately takes a character past."""
+        return [p for p in self.problems(house) if p.code not in CREATION_BUDGET_CODES]
+
+
+# The engine's codes for the creation budgets; see EwChoices.edit_problems.
+CREATION_BUDGET_CODES = frozenset({"wrong_total", "over_budget"})
+
 
 @transaction.atomic
 def character_create_ew(
@@ -308,6 +318,110 @@ def npc_copy(*, template: Character, count: int = 1, name: str = "") -> list[Cha
         copies.append(copy)
     template.campaign.touch()
     return copies
+
+
+# --- Editing (the GM) -------------------------------------------------------------------------
+
+
+def _lock_for_edit(character: Character, sheet_model: type) -> Any:
+    """Lock the character and its sheet: the GM's edit must not interleave with a spend."""
+    Character.objects.select_for_update().filter(pk=character.pk).first()
+    return sheet_model.objects.select_for_update().get(pk=character.pk)
+
+
+def _log_edit(character: Character, by: User) -> None:
+    _log(
+        character.campaign,
+        _("Fiche de %(name)s modifiée par le MJ") % {"name": character.name},
+        by,
+    )
+
+
+@transaction.atomic
+def character_update_ew(
+    *, character: Character, name: str, concept: str, choices: EwChoices, by: User
+) -> Character:
+    """The GM rewrites an EW sheet with the creation rules; raises InvalidCreation.
+
+    Current PV points follow PHY like an XP purchase (both move by 3 per point), but when PHY
+    drops they are only clamped to the new maxima: an edit is not a wound.
+    """
+    problems = choices.edit_problems(character.campaign.house())
+    if problems:
+        raise InvalidCreation(tuple(problems))
+    sheet = _lock_for_edit(character, EwSheet)
+    old_pools, new_pv = sheet.pools(), ew.hit_points(choices.phy)
+    if choices.phy >= sheet.phy:
+        pools = ew.pools_after_phy_change(old_pools, sheet.phy, choices.phy)
+    else:
+        pools = ew.EwPools(
+            new_pv, min(old_pools.superficial, new_pv), min(old_pools.lethal, new_pv)
+        )
+    sheet.archetype = choices.archetype
+    sheet.phy, sheet.men, sheet.per, sheet.pre = choices.phy, choices.men, choices.per, choices.pre
+    sheet.superficial_left, sheet.lethal_left = pools.superficial, pools.lethal
+    sheet.armour = choices.armour
+    sheet.save()
+    sheet.specialties.all().delete()
+    EwSpecialtyRank.objects.bulk_create(
+        EwSpecialtyRank(sheet=sheet, specialty=s, level=level) for s, level in choices.specialties
+    )
+    sheet.powers.all().delete()
+    EwPowerRank.objects.bulk_create(
+        EwPowerRank(sheet=sheet, power=p, level=level) for p, level in choices.powers
+    )
+    sheet.traits.set(choices.traits)
+    sheet.aptitudes.set(choices.aptitudes)
+    sheet.weapons.set(choices.weapons)
+    character.name, character.concept = name, concept
+    character.save(update_fields=["name", "concept", "updated_at"])
+    _log_edit(character, by)
+    character.campaign.touch()
+    return character
+
+
+@transaction.atomic
+def character_update_aethoria(
+    *, character: Character, name: str, concept: str, choices: AethoriaChoices, by: User
+) -> Character:
+    """The GM rewrites an Aethoria sheet with the creation rules; raises InvalidCreation.
+
+    Current PV and fatigue stay as they are, clamped to the new maxima.
+    """
+    problems = choices.problems()
+    if problems:
+        raise InvalidCreation(tuple(problems))
+    sheet = _lock_for_edit(character, AethoriaSheet)
+    house = character.campaign.house()
+    derived = aethoria.derive(
+        choices.force, choices.vitalite, choices.concentration, choices.esprit, house
+    )
+    mage = choices.magic_type != MagicType.NONE
+    for name_ in AETHORIA_BASE_CHARACTERISTICS:
+        setattr(sheet, name_, getattr(choices, name_))
+    sheet.exceptional = choices.exceptional
+    sheet.magic_type = choices.magic_type
+    sheet.pouvoir = choices.pouvoir if mage else 0
+    sheet.domain = choices.domain if choices.magic_type == MagicType.DOUE else None
+    sheet.god = choices.god if choices.magic_type == MagicType.MARQUE else None
+    sheet.pv = min(sheet.pv, derived.pv)
+    sheet.fatigue_physical = min(sheet.fatigue_physical, derived.physical_fatigue)
+    sheet.fatigue_mental = min(sheet.fatigue_mental, derived.mental_fatigue)
+    sheet.shield = choices.shield
+    sheet.save()
+    sheet.skills.all().delete()
+    AethoriaSkillRank.objects.bulk_create(
+        AethoriaSkillRank(sheet=sheet, skill=skill, rank=rank)
+        for skill, rank in choices.skills
+        if rank > 0
+    )
+    sheet.weapons.set(choices.weapons)
+    sheet.armour_pieces.set(choices.armour_pieces)
+    character.name, character.concept = name, concept
+    character.save(update_fields=["name", "concept", "updated_at"])
+    _log_edit(character, by)
+    character.campaign.touch()
+    return character
 
 
 # --- Pools ------------------------------------------------------------------------------------

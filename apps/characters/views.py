@@ -21,8 +21,10 @@ from . import services
 from .access import get_character_for_user, require_gm
 from .forms import (
     AethoriaCreationForm,
+    AethoriaEditForm,
     EclatSpendForm,
     EwCreationForm,
+    EwEditForm,
     FatigueSpendForm,
     NotesForm,
     RestForm,
@@ -52,6 +54,16 @@ def _specialty_words(level: int) -> str:
 # --- Creation ---------------------------------------------------------------------------------
 
 
+def _live_check(request: HtmxHttpRequest, template: str, context: dict) -> TemplateResponse:
+    """The wizard's status as the user types: counters and every error slot, out of band."""
+    context["form"].is_valid()
+    context["oob"] = True
+    context["aptitudes_changed"] = context["campaign"].is_ew and request.POST.get(
+        "aptitudes_for", ""
+    ) != request.POST.get("archetype", "")
+    return TemplateResponse(request, f"{template}#creation-status", context)
+
+
 @require_http_methods(["GET", "POST"])
 def character_create(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """The creation wizard of the campaign's system: a PC for a player, an NPC for the GM.
@@ -66,12 +78,7 @@ def character_create(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse
     template = "characters/create_ew.html" if campaign.is_ew else "characters/create_aethoria.html"
     context = {"campaign": campaign, "form": form, "npc": npc, "step_titles": form.step_titles}
     if request.method == "POST" and request.POST.get("check"):
-        form.is_valid()
-        context["oob"] = True
-        context["aptitudes_changed"] = campaign.is_ew and request.POST.get(
-            "aptitudes_for", ""
-        ) != request.POST.get("archetype", "")
-        return TemplateResponse(request, f"{template}#creation-status", context)
+        return _live_check(request, template, context)
     if request.method == "POST" and form.is_valid():
         create = (
             services.character_create_ew if campaign.is_ew else services.character_create_aethoria
@@ -89,6 +96,51 @@ def character_create(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse
             form.add_problems(error.problems)
         else:
             messages.success(request, _("%(name)s est prêt·e.") % {"name": character.name})
+            return redirect("characters:detail", character.pk)
+    return TemplateResponse(request, template, context)
+
+
+@require_http_methods(["GET", "POST"])
+def character_edit(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The GM rewrites a sheet (NPC or PC) in the creation wizard, pre-filled, same rules.
+
+    An htmx POST with ``check`` re-renders the counters and error slots, as in creation.
+    """
+    character = get_character_for_user(request, character_id, write=True)
+    require_gm(character)
+    campaign = character.campaign
+    form_class = EwEditForm if campaign.is_ew else AethoriaEditForm
+    form = form_class(request.POST or None, character=character)
+    template = "characters/create_ew.html" if campaign.is_ew else "characters/create_aethoria.html"
+    context = {
+        "campaign": campaign,
+        "character": character,
+        "form": form,
+        "npc": not character.is_pc,
+        "editing": True,
+        "form_url": reverse("characters:edit", args=[character.pk]),
+        "step_titles": form.step_titles,
+    }
+    if request.method == "POST" and request.POST.get("check"):
+        return _live_check(request, template, context)
+    if request.method == "POST" and form.is_valid():
+        update = (
+            services.character_update_ew if campaign.is_ew else services.character_update_aethoria
+        )
+        try:
+            update(
+                character=character,
+                name=form.cleaned_data["name"],
+                concept=form.cleaned_data["concept"],
+                choices=form.choices,
+                by=request.user,
+            )
+        except InvalidCreation as error:  # the form checked the same rules: a race at most
+            form.add_problems(error.problems)
+        else:
+            messages.success(
+                request, _("Fiche de %(name)s enregistrée.") % {"name": character.name}
+            )
             return redirect("characters:detail", character.pk)
     return TemplateResponse(request, template, context)
 

@@ -146,6 +146,21 @@ MATRIX = [
         {"count": 1},
         (REDIRECT, NOT_FOUND, NOT_FOUND, NOT_FOUND),
     ),
+    ("characters:edit", "get", lambda w: [w["pc"].pk], None, (OK, FORBIDDEN, FORBIDDEN, NOT_FOUND)),
+    (
+        "characters:edit",
+        "get",
+        lambda w: [w["npc"].pk],
+        None,
+        (OK, NOT_FOUND, NOT_FOUND, NOT_FOUND),
+    ),
+    (
+        "characters:edit",
+        "post",
+        lambda w: [w["pc"].pk],
+        {"phy": 11},
+        (OK, FORBIDDEN, FORBIDDEN, NOT_FOUND),
+    ),
     ("characters:xp_spend", "get", lambda w: [w["pc"].pk], None, (OK, OK, FORBIDDEN, NOT_FOUND)),
     (
         "characters:xp_undo",
