@@ -100,11 +100,16 @@ def _aethoria_row(
     return bars, notes
 
 
-def rows_for(encounter: Encounter, combatants: list[Combatant], house) -> list[Row]:
+def rows_for(
+    encounter: Encounter, combatants: list[Combatant], house, only: set | None = None
+) -> list[Row]:
+    """The rows of the order list (``only``: just these combatants' rows)."""
     acting = acting_of(encounter, combatants)
     build = _ew_row if encounter.campaign.is_ew else _aethoria_row
     rows = []
     for combatant in combatants:
+        if only is not None and combatant.pk not in only:
+            continue
         bars, notes = build(combatant, house)
         rows.append(
             Row(
@@ -215,6 +220,43 @@ def console_context(request, encounter: Encounter, *, forms: dict | None = None)
         if encounter.status in (Status.RUNNING, Status.PAUSED)
         else False,
         "rescuable": _rescuable(lines),
+        "attack_plan": attack_plan,
+        "live_url": reverse("encounters:changes", args=[encounter.pk]),
+    }
+
+
+def step_context(request, encounter: Encounter, event: Event, combatants: list[Combatant]) -> dict:
+    """What a step from the console changed, for the out-of-band answer: built from the
+    step's own combatants (already up to date in memory), without reloading the fight."""
+    from .forms import EwAttackForm
+
+    house = encounter.campaign.house()
+    acting = acting_of(encounter, combatants)
+    rows = rows_for(encounter, combatants, house, only={event.actor_id, event.target_id})
+    forms = {}
+    attack_plan = None
+    if encounter.campaign.is_ew and acting is not None:
+        forms["ew_attack"] = EwAttackForm(
+            initial={"version": encounter.version},
+            encounter=encounter,
+            attacker=acting,
+            combatants=combatants,
+        )
+        attack_plan = _default_attack_plan(encounter, acting, combatants)
+    log = [LogLine(event, describe(event))]
+    return {
+        "encounter": encounter,
+        "campaign": encounter.campaign,
+        "house": house,
+        "combatants": combatants,
+        "rows": rows,
+        "acting": acting,
+        "forms": forms,
+        "log": log,
+        # The step just made can be undone; a new step leaves nothing to redo.
+        "can_undo": True,
+        "can_redo": False,
+        "rescuable": _rescuable(log),
         "attack_plan": attack_plan,
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
     }

@@ -215,11 +215,21 @@ def ew_attack(
     choice: AttackChoice,
     to_hit_face: int | None = None,
     damage_face: int | None = None,
+    combatants: list[Combatant] | None = None,
 ) -> Event:
-    """The acting combatant attacks: roll to hit, then damage on both pools if it lands."""
+    """The acting combatant attacks: roll to hit, then damage on both pools if it lands.
+
+    ``combatants`` may be the fight as the caller already loaded it (the console's form
+    did): the version guard proves no step happened since, and the two combatants involved
+    are read again under the lock, so their pools and round state are fresh. The list is
+    updated in place by the step.
+    """
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING)
-    combatants = _combatants(encounter)
+    if combatants is None:
+        combatants = _combatants(encounter)
+    else:
+        _refresh(combatants, choice.attacker_id, choice.target_id)
     acting = acting_combatant(encounter, combatants)
     if acting is None or acting.pk != choice.attacker_id:
         raise EncounterError(_("Ce n'est pas son tour d'agir."), "attacker")
@@ -275,6 +285,17 @@ def ew_attack(
             "rescuable": not result.to_hit.success and plan.attacker.character.is_pc,
         }
     )
+
+
+def _refresh(combatants: Sequence[Combatant], *pks: int) -> None:
+    """Re-read, under the step's lock, the round state and pools of the combatants involved
+    (a player may have spent éclat from their sheet since the page was loaded)."""
+    for combatant in combatants:
+        if combatant.pk in pks:
+            combatant.refresh_from_db(fields=["state"])
+            combatant.character.ew.refresh_from_db(
+                fields=["superficial_left", "lethal_left", "eclat", "eclat_max"]
+            )
 
 
 def apply_ew_damage(step: Step, target: Combatant, superficial: int, lethal: int):

@@ -21,7 +21,10 @@ class EncounterForm(forms.ModelForm):
 class VersionForm(forms.Form):
     """Every action carries the version of the encounter it was made on."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    # The class lets a step's answer refresh every version on the page at once.
+    version = forms.IntegerField(
+        widget=forms.HiddenInput(attrs={"class": "encounter-version"}), min_value=1
+    )
 
 
 def add_encounter_error(form: forms.Form, error: EncounterError) -> None:

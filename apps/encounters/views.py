@@ -8,14 +8,14 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import trigger_client_event
+from django_htmx.http import reswap, trigger_client_event
 
 from apps.campaigns.access import get_campaign_for_user
 from apps.core.http import HtmxHttpRequest
 
 from . import ew_services, services
 from .access import get_encounter_for_user
-from .console import acting_of, console_context, table_context
+from .console import acting_of, console_context, step_context, table_context
 from .forms import (
     AddCombatantsForm,
     AwardXpForm,
@@ -91,17 +91,30 @@ def encounter_create(request: HtmxHttpRequest, campaign_id: int):
 
 
 def _respond(request, encounter: Encounter, *, forms: dict | None = None, status: int = 200):
-    """Re-render the console (htmx) or go back to it; tell other regions it changed."""
+    """Re-render the console (htmx) or go back to it. No "encounter-changed" event: the
+    console listens to it and would fetch itself again; other screens learn of the change
+    through their idle check."""
     if not request.htmx:
         return redirect("encounters:console", encounter.pk)
     encounter.refresh_from_db()
-    response = TemplateResponse(
+    return TemplateResponse(
         request,
         f"{CONSOLE}#console",
         console_context(request, encounter, forms=forms),
         status=status,
     )
-    return trigger_client_event(response, "encounter-changed")
+
+
+def _respond_step(request, encounter: Encounter, event, combatants: list):
+    """Answer a step with only what it changed (out-of-band fragments): the busiest action
+    of the console stays light whatever the size of the fight and its log."""
+    if not request.htmx:
+        return redirect("encounters:console", encounter.pk)
+    encounter.refresh_from_db(fields=["version", "round", "turn", "status"])
+    response = TemplateResponse(
+        request, f"{CONSOLE}#step-update", step_context(request, encounter, event, combatants)
+    )
+    return reswap(response, "none")
 
 
 def _refused(request, encounter: Encounter, error: EncounterError, forms: dict | None = None):
@@ -325,20 +338,21 @@ def ew_attack(request: HtmxHttpRequest, encounter_id: int):
     if not form.is_valid():
         return _respond(request, encounter, forms={"ew_attack": form})
     try:
-        ew_services.ew_attack(
+        event = ew_services.ew_attack(
             encounter_id=encounter.pk,
             version=form.cleaned_data["version"],
             by=request.user,
             choice=form.choice(),
             to_hit_face=form.cleaned_data["to_hit_face"],
             damage_face=form.cleaned_data["damage_face"],
+            combatants=form.combatants,
         )
     except StaleVersion as error:
         return _refused(request, encounter, error)
     except EncounterError as error:
         add_encounter_error(form, error)
         return _respond(request, encounter, forms={"ew_attack": form})
-    return _respond(request, encounter)
+    return _respond_step(request, encounter, event, form.combatants)
 
 
 def _ew_test_form(request, encounter: Encounter, data=None) -> EwTestForm:

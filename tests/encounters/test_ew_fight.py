@@ -460,3 +460,49 @@ def test_a_double_click_that_killed_the_target_answers_409_not_a_form_error(tabl
     second = client.post(url("ew_attack", encounter), data, **HTMX)
     assert second.status_code == 409
     assert encounter.events.filter(kind="ew_attack").count() == 1
+
+
+def test_an_attack_answers_with_only_what_it_changed(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    bystander = ew_fighter(table["campaign"], "Passant")
+    passerby = encounter.combatants.create(character=bystander, position=2)
+    response = post(
+        client,
+        "ew_attack",
+        encounter,
+        {
+            "attacker": b.pk,
+            "target": y.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 2,
+            "damage_face": 5,
+        },
+    )
+    encounter.refresh_from_db()
+    html = response.text
+    assert response["HX-Reswap"] == "none"
+    assert f'id="combatant-{b.pk}" hx-swap-oob="true"' in html
+    assert f'id="combatant-{y.pk}" hx-swap-oob="true"' in html
+    assert f'id="combatant-{passerby.pk}"' not in html  # untouched rows are not sent again
+    assert 'hx-swap-oob="afterbegin:#log-lines"' in html and "2 ≤ 17, touché" in html
+    assert (
+        f'value="{encounter.version}" class="encounter-version" '
+        'hx-swap-oob="outerHTML:.encounter-version"'
+    ) in html
+    assert f"?v={encounter.version}" in html  # the live check moves on too
+    # Without htmx the same POST still works and goes back to the console.
+    response = client.post(
+        url("ew_attack", encounter),
+        {
+            "version": encounter.version,
+            "attacker": b.pk,
+            "target": y.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 20,
+            "damage_face": 1,
+        },
+    )
+    assert response.status_code == 302 and response["Location"] == url("console", encounter)
