@@ -146,33 +146,43 @@ def _stale(request, encounter: Encounter) -> StaleVersion | None:
     return None
 
 
-def _lifecycle(service, success_message: str | None = None):
-    """A view for a step that needs nothing but the encounter's version."""
+def _first_error(form) -> str:
+    """A small form's refusal as one sentence ("d10 des dégâts : Un d10 donne de 1 à 10.")."""
+    for name, errors in form.errors.items():
+        label = form.fields[name].label if name in form.fields else None
+        return f"{label} : {errors[0]}" if label else errors[0]
+    return _("Formulaire incomplet.")
+
+
+def _small_step(form_class, service, **fields: str):
+    """A view for a one-button step: the form's ``fields`` go to the service under the
+    given argument names; bad input and refusals come back as a message on the console."""
 
     @require_POST
     def view(request: HtmxHttpRequest, encounter_id: int):
         encounter = get_encounter_for_user(request, encounter_id, gm=True)
-        form = VersionForm(request.POST)
+        form = form_class(request.POST)
         if not form.is_valid():
-            return _refused(request, encounter, EncounterError(_("Version manquante.")))
+            return _refused(request, encounter, EncounterError(_first_error(form)))
         try:
             service(
-                encounter_id=encounter.pk, version=form.cleaned_data["version"], by=request.user
+                encounter_id=encounter.pk,
+                version=form.cleaned_data["version"],
+                by=request.user,
+                **{argument: form.cleaned_data[name] for argument, name in fields.items()},
             )
         except EncounterError as error:
             return _refused(request, encounter, error)
-        if success_message:
-            messages.success(request, success_message)
         return _respond(request, encounter)
 
     view.__name__ = service.__name__
     return view
 
 
-encounter_pause = _lifecycle(services.encounter_pause)
-encounter_resume = _lifecycle(services.encounter_resume)
-encounter_undo = _lifecycle(services.encounter_undo)
-encounter_redo = _lifecycle(services.encounter_redo)
+encounter_pause = _small_step(VersionForm, services.encounter_pause)
+encounter_resume = _small_step(VersionForm, services.encounter_resume)
+encounter_undo = _small_step(VersionForm, services.encounter_undo)
+encounter_redo = _small_step(VersionForm, services.encounter_redo)
 
 
 @require_POST
@@ -398,58 +408,12 @@ def ew_test(request: HtmxHttpRequest, encounter_id: int):
     return _respond(request, encounter)
 
 
-@require_POST
-def ew_stance(request: HtmxHttpRequest, encounter_id: int):
-    encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    form = EwStanceForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, encounter, EncounterError(_("Posture inconnue.")))
-    try:
-        ew_services.ew_stance(
-            encounter_id=encounter.pk,
-            version=form.cleaned_data["version"],
-            by=request.user,
-            combatant_id=form.cleaned_data["combatant"],
-            stance=form.cleaned_data["stance"],
-        )
-    except EncounterError as error:
-        return _refused(request, encounter, error)
-    return _respond(request, encounter)
-
-
-@require_POST
-def ew_eclat(request: HtmxHttpRequest, encounter_id: int):
-    encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    form = EwEclatForm(request.POST)
-    if not form.is_valid():
-        return _respond(request, encounter, forms={"ew_eclat": form})
-    try:
-        ew_services.ew_eclat_rescue(
-            encounter_id=encounter.pk,
-            version=form.cleaned_data["version"],
-            by=request.user,
-            event_id=form.cleaned_data["event"],
-            damage_face=form.cleaned_data["damage_face"],
-        )
-    except EncounterError as error:
-        return _refused(request, encounter, error)
-    return _respond(request, encounter)
-
-
-@require_POST
-def ew_coup_de_pouce(request: HtmxHttpRequest, encounter_id: int):
-    encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    form = EwCoupDePouceForm(request.POST)
-    if not form.is_valid():
-        return _respond(request, encounter, forms={"ew_coup_de_pouce": form})
-    try:
-        ew_services.ew_coup_de_pouce(
-            encounter_id=encounter.pk,
-            version=form.cleaned_data["version"],
-            by=request.user,
-            combatant_id=form.cleaned_data["combatant"],
-            note=form.cleaned_data["note"],
-        )
-    except EncounterError as error:
-        return _refused(request, encounter, error)
-    return _respond(request, encounter)
+ew_stance = _small_step(
+    EwStanceForm, ew_services.ew_stance, combatant_id="combatant", stance="stance"
+)
+ew_eclat = _small_step(
+    EwEclatForm, ew_services.ew_eclat_rescue, event_id="event", damage_face="damage_face"
+)
+ew_coup_de_pouce = _small_step(
+    EwCoupDePouceForm, ew_services.ew_coup_de_pouce, combatant_id="combatant", note="note"
+)

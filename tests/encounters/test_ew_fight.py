@@ -506,3 +506,26 @@ def test_an_attack_answers_with_only_what_it_changed(table):
         },
     )
     assert response.status_code == 302 and response["Location"] == url("console", encounter)
+
+
+def test_a_bad_damage_face_for_the_eclat_rescue_is_told_and_changes_nothing(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    post(
+        client,
+        "ew_attack",
+        encounter,
+        {
+            "attacker": b.pk,
+            "target": y.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 20,
+            "damage_face": 3,
+        },
+    )
+    miss = encounter.events.get(kind="ew_attack")
+    before = sheets(table), encounter.events.count()
+    response = post(client, "ew_eclat", encounter, {"event": miss.pk, "damage_face": 11})
+    assert "Un d10 donne de 1 à 10" in response.text
+    assert (sheets(table), encounter.events.count()) == before
