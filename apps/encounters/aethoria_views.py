@@ -26,6 +26,7 @@ from .aethoria_forms import (
 )
 from .forms import add_encounter_error
 from .models import Encounter
+from .services import acting_combatant
 from .steps import EncounterError, StaleVersion
 from .views import _refused, _respond
 
@@ -34,7 +35,7 @@ ODDS = "encounters/_aethoria_odds.html"
 
 def _people(encounter: Encounter):
     combatants = console.load_combatants(encounter)
-    return combatants, console.acting_of(encounter, combatants)
+    return combatants, acting_combatant(encounter, combatants)
 
 
 def _act(request, encounter: Encounter, key: str, form, call: Callable[[dict], object]):

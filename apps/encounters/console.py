@@ -13,7 +13,7 @@ from apps.rules import aethoria, ew
 from .fighters import condition_words, is_dead, is_out
 from .log import describe
 from .models import Combatant, Encounter, Event, Status
-from .services import NOT_UNDOABLE, load_combatants, redoable_event
+from .services import NOT_UNDOABLE, acting_combatant, load_combatants, redoable_event
 
 LOG_LINES = 60
 
@@ -104,7 +104,7 @@ def rows_for(
     encounter: Encounter, combatants: list[Combatant], house, only: set | None = None
 ) -> list[Row]:
     """The rows of the order list (``only``: just these combatants' rows)."""
-    acting = acting_of(encounter, combatants)
+    acting = acting_combatant(encounter, combatants)
     build = _ew_row if encounter.campaign.is_ew else _aethoria_row
     rows = []
     for combatant in combatants:
@@ -125,23 +125,15 @@ def rows_for(
     return rows
 
 
-def acting_of(encounter: Encounter, combatants: list[Combatant]) -> Combatant | None:
-    if encounter.status not in (Status.RUNNING, Status.PAUSED) or not combatants:
-        return None
-    return combatants[min(encounter.turn, len(combatants) - 1)]
-
-
 @dataclass(frozen=True)
 class LogLine:
     event: Event
     text: str
 
 
-def log_lines(encounter: Encounter, *, public_only: bool = False) -> list[LogLine]:
-    events = encounter.events.order_by("-sequence")
-    if public_only:
-        events = events.filter(public=True)
-    return [LogLine(event, describe(event)) for event in events[:LOG_LINES]]
+def log_lines(encounter: Encounter) -> list[LogLine]:
+    events = encounter.events.order_by("-sequence")[:LOG_LINES]
+    return [LogLine(event, describe(event)) for event in events]
 
 
 def console_context(request, encounter: Encounter, *, forms: dict | None = None) -> dict:
@@ -157,7 +149,7 @@ def console_context(request, encounter: Encounter, *, forms: dict | None = None)
 
     house = encounter.campaign.house()
     combatants = load_combatants(encounter)
-    acting = acting_of(encounter, combatants)
+    acting = acting_combatant(encounter, combatants)
     forms = dict(forms or {})
     initial = {"version": encounter.version}
     if encounter.status == Status.PREPARING:
@@ -231,7 +223,7 @@ def step_context(request, encounter: Encounter, event: Event, combatants: list[C
     from .forms import EwAttackForm
 
     house = encounter.campaign.house()
-    acting = acting_of(encounter, combatants)
+    acting = acting_combatant(encounter, combatants)
     rows = rows_for(encounter, combatants, house, only={event.actor_id, event.target_id})
     forms = {}
     attack_plan = None
@@ -295,7 +287,7 @@ def table_context(request, encounter: Encounter) -> dict:
     """The players' view: hidden combatants left out, NPCs as words only."""
     house = encounter.campaign.house()
     everyone = load_combatants(encounter)
-    acting = acting_of(encounter, everyone)
+    acting = acting_combatant(encounter, everyone)
     combatants = [c for c in everyone if not c.hidden]
     rows = rows_for(encounter, combatants, house)
     for row in rows:

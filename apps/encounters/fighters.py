@@ -13,12 +13,6 @@ def ew_pools(combatant: Combatant) -> ew.EwPools:
     return combatant.character.ew.pools()
 
 
-def aethoria_pools(
-    combatant: Combatant, house: aethoria.AethoriaHouseRules
-) -> aethoria.AethoriaPools:
-    return combatant.character.aethoria.pools(house)
-
-
 def is_out(combatant: Combatant, house) -> bool:
     """Out of the fight: unconscious or dead (EW), PV at 0 or below (Aethoria)."""
     if isinstance(house, ew.EwHouseRules):

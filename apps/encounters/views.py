@@ -15,7 +15,7 @@ from apps.core.http import HtmxHttpRequest
 
 from . import ew_services, services
 from .access import get_encounter_for_user
-from .console import acting_of, console_context, step_context, table_context
+from .console import console_context, step_context, table_context
 from .forms import (
     AddCombatantsForm,
     AwardXpForm,
@@ -31,7 +31,7 @@ from .forms import (
     add_encounter_error,
 )
 from .models import Encounter
-from .services import load_combatants
+from .services import acting_combatant, load_combatants
 from .steps import EncounterError, StaleVersion
 
 CONSOLE = "encounters/console.html"
@@ -319,7 +319,7 @@ def combatant_visibility(request: HtmxHttpRequest, encounter_id: int, combatant_
 
 def _ew_attack_form(request, encounter: Encounter, data=None) -> EwAttackForm | None:
     combatants = load_combatants(encounter)
-    acting = acting_of(encounter, combatants)
+    acting = acting_combatant(encounter, combatants)
     if acting is None:
         return None
     return EwAttackForm(data, encounter=encounter, attacker=acting, combatants=combatants)
@@ -368,7 +368,10 @@ def ew_attack(request: HtmxHttpRequest, encounter_id: int):
 def _ew_test_form(request, encounter: Encounter, data=None) -> EwTestForm:
     combatants = load_combatants(encounter)
     return EwTestForm(
-        data, encounter=encounter, combatants=combatants, acting=acting_of(encounter, combatants)
+        data,
+        encounter=encounter,
+        combatants=combatants,
+        acting=acting_combatant(encounter, combatants),
     )
 
 

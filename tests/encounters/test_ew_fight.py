@@ -44,6 +44,12 @@ def post(client, name, encounter, data=None, **extra):
     return client.post(url(name, encounter), payload, **HTMX, **extra)
 
 
+def attack_data(attacker, target, to_hit, damage, **extra):
+    """The attack form as the console posts it: bare fists, no active defence by default."""
+    data = {"attacker": attacker.pk, "target": target.pk, "defence": "none", "modifier": 0}
+    return {**data, "to_hit_face": to_hit, "damage_face": damage, **extra}
+
+
 def combatant(encounter, character):
     return encounter.combatants.get(character=character)
 
@@ -99,16 +105,7 @@ def test_attack_with_physical_dice_hits_and_applies_both_pools(table):
         client,
         "ew_attack",
         encounter,
-        {
-            "attacker": b.pk,
-            "target": y.pk,
-            "weapon": weapon.pk,
-            "specialty": rank.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 14,
-            "damage_face": 4,
-        },
+        attack_data(b, y, 14, 4, weapon=weapon.pk, specialty=rank.pk),
     )
     assert response.status_code == 200, response.text
     event = encounter.events.get(kind="ew_attack")
@@ -124,15 +121,7 @@ def test_the_same_click_twice_is_refused_as_stale(table):
     b, y = start(table)
     client, encounter = table["client"], table["encounter"]
     encounter.refresh_from_db()
-    data = {
-        "version": encounter.version,
-        "attacker": b.pk,
-        "target": y.pk,
-        "defence": "none",
-        "modifier": 0,
-        "to_hit_face": 1,
-        "damage_face": 10,
-    }
+    data = {"version": encounter.version, **attack_data(b, y, 1, 10)}
     first = client.post(url("ew_attack", encounter), data, **HTMX)
     second = client.post(url("ew_attack", encounter), data, **HTMX)
     assert first.status_code == 200
@@ -152,15 +141,7 @@ def test_a_face_outside_the_die_is_refused_next_to_the_field(table, field, value
     b, y = start(table)
     client, encounter = table["client"], table["encounter"]
     before = sheets(table), encounter.events.count()
-    data = {
-        "attacker": b.pk,
-        "target": y.pk,
-        "defence": "none",
-        "modifier": 0,
-        "to_hit_face": 5,
-        "damage_face": 5,
-        field: value,
-    }
+    data = attack_data(b, y, 5, 5, **{field: value})
     response = post(client, "ew_attack", encounter, data)
     assert response.status_code == 200
     assert message in response.text
@@ -175,14 +156,7 @@ def test_only_the_acting_combatant_may_attack(table):
         client,
         "ew_attack",
         encounter,
-        {
-            "attacker": y.pk,
-            "target": b.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 1,
-            "damage_face": 10,
-        },
+        attack_data(y, b, 1, 10),
     )
     assert "Ce n&#x27;est pas son tour" in response.text or "pas son tour" in response.text
     assert (sheets(table), encounter.events.count()) == before
@@ -198,14 +172,7 @@ def test_a_dead_target_cannot_be_attacked(table):
         client,
         "ew_attack",
         encounter,
-        {
-            "attacker": b.pk,
-            "target": y.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 1,
-            "damage_face": 10,
-        },
+        attack_data(b, y, 1, 10),
     )
     assert "déjà mort" in response.text
     assert not encounter.events.filter(kind="ew_attack").exists()
@@ -214,14 +181,7 @@ def test_a_dead_target_cannot_be_attacked(table):
 def test_active_defence_uses_the_defence_and_a_second_one_costs_four(table):
     b, y = start(table)
     client, encounter = table["client"], table["encounter"]
-    attack = {
-        "attacker": b.pk,
-        "target": y.pk,
-        "defence": "active",
-        "modifier": 0,
-        "to_hit_face": 20,
-        "damage_face": 1,
-    }
+    attack = attack_data(b, y, 20, 1, defence="active")
     post(client, "ew_attack", encounter, attack)
     first = encounter.events.filter(kind="ew_attack").first()
     # ND = Ysolde's com 6 + 0 specialty; second attack: Brandon -4, Ysolde's 2nd defence -4.
@@ -238,28 +198,14 @@ def test_full_fight_then_undo_everything_restores_the_start(table):
     start_state = sheets(table)
     encounter.refresh_from_db()
     start_position = (encounter.round, encounter.turn)
-    hit = {
-        "attacker": b.pk,
-        "target": y.pk,
-        "defence": "none",
-        "modifier": 0,
-        "to_hit_face": 2,
-        "damage_face": 10,
-    }
+    hit = attack_data(b, y, 2, 10)
     post(client, "ew_attack", encounter, hit)
     post(client, "next_turn", encounter)
     post(
         client,
         "ew_attack",
         encounter,
-        {
-            "attacker": y.pk,
-            "target": b.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 20,
-            "damage_face": 1,
-        },
+        attack_data(y, b, 20, 1),
     )
     # The miss of Ysolde (an NPC) cannot be rescued; a new round rerolls initiative.
     post(client, "next_turn", encounter, {f"face_{b.pk}": 1, f"face_{y.pk}": 10})
@@ -296,14 +242,7 @@ def test_eclat_turns_a_players_miss_into_a_hit(table):
         client,
         "ew_attack",
         encounter,
-        {
-            "attacker": b.pk,
-            "target": y.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 20,
-            "damage_face": 3,
-        },
+        attack_data(b, y, 20, 3),
     )
     miss = encounter.events.get(kind="ew_attack")
     assert not miss.data["to_hit"]["success"]
@@ -369,14 +308,7 @@ def test_the_end_summary_and_xp_for_the_pcs_in_one_step(table):
         client,
         "ew_attack",
         encounter,
-        {
-            "attacker": b.pk,
-            "target": y.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 1,
-            "damage_face": 10,
-        },
+        attack_data(b, y, 1, 10),
     )
     response = post(client, "end", encounter)
     assert "Bilan du combat" in response.text
@@ -395,14 +327,7 @@ def test_a_test_on_the_table_feels_the_rounds_extra_actions(table):
     b, y = start(table)
     client, encounter = table["client"], table["encounter"]
     rank = table["brandon"].ew.specialties.get()
-    attack = {
-        "attacker": b.pk,
-        "target": y.pk,
-        "defence": "none",
-        "modifier": 0,
-        "to_hit_face": 20,
-        "damage_face": 1,
-    }
+    attack = attack_data(b, y, 20, 1)
     post(client, "ew_attack", encounter, attack)
     post(client, "ew_attack", encounter, attack)  # a second attack: -4 for the round
     response = client.get(url("ew_test_odds", encounter), **HTMX)
@@ -447,15 +372,7 @@ def test_a_double_click_that_killed_the_target_answers_409_not_a_form_error(tabl
     sheet.lethal_left = 1
     sheet.save()
     encounter.refresh_from_db()
-    data = {
-        "version": encounter.version,
-        "attacker": b.pk,
-        "target": y.pk,
-        "defence": "none",
-        "modifier": 0,
-        "to_hit_face": 1,
-        "damage_face": 10,
-    }
+    data = {"version": encounter.version, **attack_data(b, y, 1, 10)}
     assert client.post(url("ew_attack", encounter), data, **HTMX).status_code == 200
     second = client.post(url("ew_attack", encounter), data, **HTMX)
     assert second.status_code == 409
@@ -471,14 +388,7 @@ def test_an_attack_answers_with_only_what_it_changed(table):
         client,
         "ew_attack",
         encounter,
-        {
-            "attacker": b.pk,
-            "target": y.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 2,
-            "damage_face": 5,
-        },
+        attack_data(b, y, 2, 5),
     )
     encounter.refresh_from_db()
     html = response.text
@@ -495,15 +405,7 @@ def test_an_attack_answers_with_only_what_it_changed(table):
     # Without htmx the same POST still works and goes back to the console.
     response = client.post(
         url("ew_attack", encounter),
-        {
-            "version": encounter.version,
-            "attacker": b.pk,
-            "target": y.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 20,
-            "damage_face": 1,
-        },
+        {"version": encounter.version, **attack_data(b, y, 20, 1)},
     )
     assert response.status_code == 302 and response["Location"] == url("console", encounter)
 
@@ -515,14 +417,7 @@ def test_a_bad_damage_face_for_the_eclat_rescue_is_told_and_changes_nothing(tabl
         client,
         "ew_attack",
         encounter,
-        {
-            "attacker": b.pk,
-            "target": y.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 20,
-            "damage_face": 3,
-        },
+        attack_data(b, y, 20, 3),
     )
     miss = encounter.events.get(kind="ew_attack")
     before = sheets(table), encounter.events.count()
