@@ -22,8 +22,11 @@ class UserLanguageMiddleware:
             or _supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
             or settings.LANGUAGE_CODE
         )
-        translation.activate(language)
         request.LANGUAGE_CODE = language
-        response = self.get_response(request)
+        # override() puts the thread's language back afterwards: work done later in the same
+        # thread (a management command, a test, the next request before its own middleware)
+        # must not inherit this viewer's language.
+        with translation.override(language):
+            response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         return response

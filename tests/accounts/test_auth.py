@@ -1,6 +1,7 @@
 import pytest
 from axes.models import AccessAttempt
 from django.urls import reverse
+from django.utils import translation
 
 from tests.accounts.factories import PASSWORD, UserFactory
 
@@ -128,6 +129,17 @@ def test_switching_to_english_is_remembered_on_the_account(client, user):
     page = client.get("/")
     assert '<html lang="en">' in page.text
     assert "Log out" in page.text
+
+
+@pytest.mark.django_db
+def test_an_english_request_leaves_the_thread_in_french(client, user):
+    # The English viewer's language must not outlive the request: whatever runs next in the
+    # same thread (here the test itself) speaks the default language again.
+    user.language = "en"
+    user.save()
+    client.force_login(user)
+    assert "Log out" in client.get("/").text
+    assert translation.get_language() == "fr"
 
 
 @pytest.mark.django_db
