@@ -217,39 +217,36 @@ def console_context(request, encounter: Encounter, *, forms: dict | None = None)
     }
 
 
-def step_context(request, encounter: Encounter, event: Event, combatants: list[Combatant]) -> dict:
-    """What a step from the console changed, for the out-of-band answer: built from the
-    step's own combatants (already up to date in memory), without reloading the fight."""
-    from .forms import EwAttackForm
+def attack_step_context(request, event: Event, form) -> dict:
+    """What an EW attack changed, for its out-of-band answer, built from the step's own
+    combatants (already up to date in memory) without reloading the fight: the two rows,
+    the new log line, undo and redo, and the odds of the same attack again. The attack form
+    itself stays as the GM left it (an attack never changes who acts)."""
+    from .ew_services import plan_attack
+    from .steps import EncounterError
 
+    encounter = event.encounter  # the step's locked instance: version, round, turn are new
+    combatants = form.combatants
     house = encounter.campaign.house()
+    try:
+        plan, plan_error = plan_attack(encounter, form.choice(), combatants), None
+    except EncounterError as error:
+        plan, plan_error = None, error.message
     acting = acting_combatant(encounter, combatants)
-    rows = rows_for(encounter, combatants, house, only={event.actor_id, event.target_id})
-    forms = {}
-    attack_plan = None
-    if encounter.campaign.is_ew and acting is not None:
-        forms["ew_attack"] = EwAttackForm(
-            initial={"version": encounter.version},
-            encounter=encounter,
-            attacker=acting,
-            combatants=combatants,
-        )
-        attack_plan = _default_attack_plan(encounter, acting, combatants)
     log = [LogLine(event, describe(event))]
     return {
         "encounter": encounter,
         "campaign": encounter.campaign,
         "house": house,
-        "combatants": combatants,
-        "rows": rows,
+        "rows": rows_for(encounter, combatants, house, only={event.actor_id, event.target_id}),
         "acting": acting,
-        "forms": forms,
         "log": log,
         # The step just made can be undone; a new step leaves nothing to redo.
         "can_undo": True,
         "can_redo": False,
         "rescuable": _rescuable(log),
-        "attack_plan": attack_plan,
+        "plan": plan,
+        "plan_error": plan_error,
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
     }
 

@@ -21,7 +21,7 @@ from apps.rules.errors import RulesError
 from .fighters import is_dead, is_out
 from .models import Combatant, DiceSource, Encounter, Event, Status
 from .services import _combatant, _combatants, acting_combatant
-from .steps import EncounterError, Step, lock_encounter, require_status
+from .steps import EncounterError, Step, lock_encounter, lock_sheets, require_status
 
 
 def rules_weapon(weapon) -> ew.EwWeapon:
@@ -224,12 +224,12 @@ def ew_attack(
     are read again under the lock, so their pools and round state are fresh. The list is
     updated in place by the step.
     """
-    encounter = lock_encounter(encounter_id, version)
+    # Only the two fighters involved are locked (and read again): the others are not touched.
+    encounter = lock_encounter(encounter_id, version, fighters=False)
     require_status(encounter, Status.RUNNING)
     if combatants is None:
         combatants = _combatants(encounter)
-    else:
-        _refresh(combatants, choice.attacker_id, choice.target_id)
+    _lock_and_refresh(encounter, combatants, choice.attacker_id, choice.target_id)
     acting = acting_combatant(encounter, combatants)
     if acting is None or acting.pk != choice.attacker_id:
         raise EncounterError(_("Ce n'est pas son tour d'agir."), "attacker")
@@ -287,15 +287,21 @@ def ew_attack(
     )
 
 
-def _refresh(combatants: Sequence[Combatant], *pks: int) -> None:
-    """Re-read, under the step's lock, the round state and pools of the combatants involved
-    (a player may have spent éclat from their sheet since the page was loaded)."""
-    for combatant in combatants:
-        if combatant.pk in pks:
-            combatant.refresh_from_db(fields=["state"])
-            combatant.character.ew.refresh_from_db(
-                fields=["superficial_left", "lethal_left", "eclat", "eclat_max"]
-            )
+# The pool fields a player can change from their own sheet while a fight runs.
+SHEET_POOLS = ("superficial_left", "lethal_left", "eclat", "eclat_max")
+
+
+def _lock_and_refresh(encounter: Encounter, combatants: Sequence[Combatant], *pks: int) -> None:
+    """Lock the sheets of the combatants involved and re-read their pools: a player may have
+    spent éclat from their sheet since the form was loaded, which leaves the encounter's
+    version alone. Their round state needs no re-read: only steps change it, and the version
+    checked under the lock proves that no step happened since."""
+    involved = {c.character_id: c for c in combatants if c.pk in pks}
+    fresh = lock_sheets(encounter, list(involved), SHEET_POOLS)
+    for character_id, values in fresh.items():
+        sheet = involved[character_id].character.ew
+        for name, value in values.items():
+            setattr(sheet, name, value)
 
 
 def apply_ew_damage(step: Step, target: Combatant, superficial: int, lethal: int):

@@ -9,6 +9,7 @@ from apps.rules import ew
 
 from .ew_services import AttackChoice, TestChoice, plan_attack, plan_test
 from .models import Combatant, Encounter
+from .services import prefetch_gear
 from .steps import EncounterError
 
 
@@ -140,16 +141,23 @@ class EwAttackForm(VersionForm):
         encounter: Encounter,
         attacker: Combatant,
         combatants: list[Combatant],
+        with_odds: bool = True,
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
         self.encounter = encounter
         self.acting = attacker
         self.combatants = combatants
+        # The attack itself plans again under the step's lock (and reports the same refusals
+        # next to the same fields): computing the odds here too would be wasted.
+        self.with_odds = with_odds
         self.plan = None
         self.fields["attacker"].initial = attacker.pk
         others = [c for c in combatants if c.pk != attacker.pk]
         self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
+        # The other fighters' gear is never read: load only the two involved (fixed queries).
+        target = self._chosen_target(others)
+        prefetch_gear(encounter, [attacker, target])
         sheet = attacker.character.ew
         self.fields["weapon"].choices = [
             ("", _("Poings")),
@@ -161,7 +169,6 @@ class EwAttackForm(VersionForm):
         ]
         # The defender's specialties: only the chosen target's (the form is re-rendered when
         # the target changes), so the list stays short whatever the size of the fight.
-        target = self._chosen_target(others)
         self.fields["defence_specialty"].choices = [
             ("", _("Aucune (0)")),
             *(
@@ -191,7 +198,7 @@ class EwAttackForm(VersionForm):
         if cleaned.get("attacker") not in (None, self.acting.pk):
             # A form left open from an earlier turn, or a forged one.
             self.add_error(None, _("Ce n'est pas son tour d'agir."))
-        if self.errors:
+        if self.errors or not self.with_odds:
             return cleaned
         try:
             self.plan = plan_attack(self.encounter, self.choice(), self.combatants)

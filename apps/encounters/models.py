@@ -44,6 +44,9 @@ class Encounter(models.Model):
     # Every step bumps it; an action made on an older version is refused (409), which also
     # stops a double click from applying the same blow twice.
     version = models.PositiveIntegerField(default=1)
+    # The sequence of the newest event, kept here so a step numbers its event without
+    # asking the event table (it is written in the same UPDATE as the version).
+    last_sequence = models.PositiveIntegerField(default=0)
     summary = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -116,29 +116,46 @@ def combatant_set_hidden(
 # --- Starting, turns, rounds -----------------------------------------------------------------
 
 
-def load_combatants(encounter: Encounter) -> list[Combatant]:
-    """The combatants in acting order, with everything the console reads (fixed queries)."""
-    queryset = encounter.combatants.select_related("character__campaign", "character__owner")
+CHARACTER_TEXTS = ("concept", "equipment_notes", "notes", "gm_notes", "created_at", "updated_at")
+
+
+def load_combatants(encounter: Encounter, *, gear: bool = True) -> list[Combatant]:
+    """The combatants in acting order with their sheets (fixed queries). ``gear`` also loads
+    every sheet's weapons and specialties or skills; without it, ``prefetch_gear`` loads them
+    for just the fighters a step involves (the rest of the list only shows names and pools)."""
+    sheet = "character__ew" if encounter.campaign.is_ew else "character__aethoria"
+    extra = ("armour",) if encounter.campaign.is_ew else ("shield", "domain")
+    combatants = list(
+        encounter.combatants.select_related(*(f"{sheet}__{name}" for name in extra))
+        # A fight never shows a character's texts: leave them in the database.
+        .defer(*(f"character__{name}" for name in CHARACTER_TEXTS))
+        .order_by("position", "pk")
+    )
+    for combatant in combatants:
+        # Every fighter belongs to the encounter's campaign: no need to read it 20 times.
+        combatant.character.campaign = encounter.campaign
+    if gear:
+        prefetch_gear(encounter, combatants)
+    return combatants
+
+
+def prefetch_gear(encounter: Encounter, combatants: Sequence[Combatant | None]) -> None:
+    """Load the weapons and specialties (EW) or weapons, armour and skills (Aethoria) of these
+    combatants' sheets, in a fixed number of queries; sheets already loaded are skipped."""
     if encounter.campaign.is_ew:
-        queryset = queryset.select_related("character__ew__armour").prefetch_related(
-            "character__ew__weapons",
-            Prefetch(
-                "character__ew__specialties",
-                queryset=EwSpecialtyRank.objects.select_related("specialty"),
-            ),
-        )
+        sheets = [c.character.ew for c in combatants if c is not None]
+        lookups = [
+            "weapons",
+            Prefetch("specialties", queryset=EwSpecialtyRank.objects.select_related("specialty")),
+        ]
     else:
-        queryset = queryset.select_related(
-            "character__aethoria__shield", "character__aethoria__domain"
-        ).prefetch_related(
-            "character__aethoria__weapons",
-            "character__aethoria__armour_pieces__coverages",
-            Prefetch(
-                "character__aethoria__skills",
-                queryset=AethoriaSkillRank.objects.select_related("skill"),
-            ),
-        )
-    return list(queryset.order_by("position", "pk"))
+        sheets = [c.character.aethoria for c in combatants if c is not None]
+        lookups = [
+            "weapons",
+            "armour_pieces__coverages",
+            Prefetch("skills", queryset=AethoriaSkillRank.objects.select_related("skill")),
+        ]
+    prefetch_related_objects(sheets, *lookups)
 
 
 def _combatants(encounter: Encounter) -> list[Combatant]:

@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.apps import apps
-from django.db import models
-from django.db.models import Max
+from django.db import connection, models
 from django.utils.translation import gettext as _
 
-from apps.characters.models import AethoriaSheet, Character, EwSheet
+from apps.characters.models import AethoriaSheet, EwSheet
 
 from .models import Combatant, DiceSource, Encounter, Event, Status
 
@@ -35,8 +34,12 @@ class StaleVersion(EncounterError):
     """The action was made on an older version of the encounter: someone acted first."""
 
 
-def lock_encounter(encounter_id: int, version: int | None = None) -> Encounter:
-    """The encounter, locked until the transaction ends; refuses a stale version."""
+def lock_encounter(
+    encounter_id: int, version: int | None = None, *, fighters: bool = True
+) -> Encounter:
+    """The encounter, locked until the transaction ends; refuses a stale version. With
+    ``fighters``, every fighter's character and sheet are locked too (``lock_fighters``); a
+    step that touches only a few of them may lock just those with ``lock_sheets``."""
     encounter = (
         Encounter.objects.select_for_update(of=("self",))
         .select_related("campaign")
@@ -49,7 +52,8 @@ def lock_encounter(encounter_id: int, version: int | None = None) -> Encounter:
                 "vérifiez puis recommencez."
             )
         )
-    lock_fighters(encounter)
+    if fighters:
+        lock_fighters(encounter)
     return encounter
 
 
@@ -57,18 +61,29 @@ def lock_fighters(encounter: Encounter) -> None:
     """Lock the fight's characters and their sheets too: a player spending éclat, fatigue or
     XP from their sheet (those services lock the same rows) waits for the step, and the step
     then reads their pools fresh — neither can overwrite the other's change."""
+    list(_sheets_for_update(encounter, character__combatants__encounter=encounter))
+
+
+def lock_sheets(encounter: Encounter, character_ids, fields: tuple[str, ...]) -> dict[int, dict]:
+    """Lock these characters and their sheets (as ``lock_fighters`` does for all) and read
+    the sheets' ``fields`` fresh, in one query: {character id: {field: value}}."""
+    sheets = _sheets_for_update(encounter, character_id__in=character_ids).only(
+        "character__id", *fields
+    )
+    return {sheet.character_id: {name: getattr(sheet, name) for name in fields} for sheet in sheets}
+
+
+def _sheets_for_update(encounter: Encounter, **where) -> models.QuerySet:
     sheet_model = EwSheet if encounter.campaign.is_ew else AethoriaSheet
-    # Characters before sheets, each by primary key, as the sheet services do: no deadlock.
-    for model, path in (
-        (Character, "combatants__encounter"),
-        (sheet_model, "character__combatants__encounter"),
-    ):
-        list(
-            model.objects.select_for_update(of=("self",))
-            .filter(**{path: encounter})
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
+    # One query locks each character with its sheet, in character order: the sheet services
+    # lock a character, then its sheet, so the two can never wait on each other in a cycle.
+    return (
+        sheet_model.objects.select_for_update(of=("self", "character"))
+        .select_related("character")
+        .filter(**where)
+        .order_by("character_id")
+        .only("character__id")
+    )
 
 
 def require_status(encounter: Encounter, *statuses: str) -> None:
@@ -113,12 +128,23 @@ class Step:
 
     def commit(self, data: dict | None = None) -> Event:
         """Save the touched rows, append the event, bump the versions."""
+        self.encounter.last_sequence += 1
+        encounter_fields = {"last_sequence"}
+        same_change: dict[tuple[type, tuple[str, ...]], list[models.Model]] = {}
         for obj, fields in self._dirty.values():
-            obj.save(update_fields=sorted(fields))
-        last = self.encounter.events.aggregate(last=Max("sequence"))["last"] or 0
+            if obj is self.encounter:
+                encounter_fields |= fields  # saved with the version, in the same query
+            else:
+                same_change.setdefault((type(obj), tuple(sorted(fields))), []).append(obj)
+        for (model, fields), objs in same_change.items():
+            # An attacker's and a defender's round state: one query for both.
+            if len(objs) == 1:
+                objs[0].save(update_fields=fields)
+            else:
+                model.objects.bulk_update(objs, fields)
         event = Event.objects.create(
             encounter=self.encounter,
-            sequence=last + 1,
+            sequence=self.encounter.last_sequence,
             kind=self.kind,
             round=self.encounter.round,
             actor=self.actor,
@@ -129,15 +155,33 @@ class Step:
             public=self.public,
             created_by=self.by,
         )
-        bump_version(self.encounter)
+        bump_version(self.encounter, *sorted(encounter_fields))
         return event
 
 
-def bump_version(encounter: Encounter) -> None:
-    """Mark the encounter (and so its campaign's screens) as changed."""
+def bump_version(encounter: Encounter, *also: str) -> None:
+    """Mark the encounter (and so its campaign's screens) as changed; ``also`` names other
+    fields of the locked encounter to save with it.
+
+    One statement updates both rows: every step pays for it, and a round trip to the
+    database costs more than the rest of a small step.
+    """
     encounter.version += 1
-    encounter.save(update_fields=["version"])
-    encounter.campaign.touch()
+    fields = [Encounter._meta.get_field(name) for name in ("version", *also)]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    values = [
+        field.get_db_prep_save(getattr(encounter, field.attname), connection) for field in fields
+    ]
+    campaign_table = quote(encounter.campaign._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH bumped AS (UPDATE {quote(Encounter._meta.db_table)} SET {assignments} "
+            f"WHERE {quote(Encounter._meta.pk.column)} = %s RETURNING campaign_id) "
+            f"UPDATE {campaign_table} SET version = version + 1 "
+            f"WHERE id = (SELECT campaign_id FROM bumped)",
+            [*values, encounter.pk],
+        )
 
 
 def write_back(changes: list[dict], side: str) -> None:

@@ -15,7 +15,7 @@ from apps.core.http import HtmxHttpRequest
 
 from . import ew_services, services
 from .access import get_encounter_for_user
-from .console import console_context, step_context, table_context
+from .console import attack_step_context, console_context, table_context
 from .forms import (
     AddCombatantsForm,
     AwardXpForm,
@@ -105,14 +105,13 @@ def _respond(request, encounter: Encounter, *, forms: dict | None = None, status
     )
 
 
-def _respond_step(request, encounter: Encounter, event, combatants: list):
-    """Answer a step with only what it changed (out-of-band fragments): the busiest action
+def _respond_attack(request, encounter: Encounter, event, form):
+    """Answer an attack with only what it changed (out-of-band fragments): the busiest action
     of the console stays light whatever the size of the fight and its log."""
     if not request.htmx:
         return redirect("encounters:console", encounter.pk)
-    encounter.refresh_from_db(fields=["version", "round", "turn", "status"])
     response = TemplateResponse(
-        request, f"{CONSOLE}#step-update", step_context(request, encounter, event, combatants)
+        request, f"{CONSOLE}#attack-update", attack_step_context(request, event, form)
     )
     return reswap(response, "none")
 
@@ -317,12 +316,14 @@ def combatant_visibility(request: HtmxHttpRequest, encounter_id: int, combatant_
 # --- EW-System actions -----------------------------------------------------------------------
 
 
-def _ew_attack_form(request, encounter: Encounter, data=None) -> EwAttackForm | None:
-    combatants = load_combatants(encounter)
+def _ew_attack_form(request, encounter: Encounter, data=None, **options) -> EwAttackForm | None:
+    combatants = load_combatants(encounter, gear=False)  # the form loads what it reads
     acting = acting_combatant(encounter, combatants)
     if acting is None:
         return None
-    return EwAttackForm(data, encounter=encounter, attacker=acting, combatants=combatants)
+    return EwAttackForm(
+        data, encounter=encounter, attacker=acting, combatants=combatants, **options
+    )
 
 
 @require_GET
@@ -342,7 +343,7 @@ def ew_attack(request: HtmxHttpRequest, encounter_id: int):
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     if stale := _stale(request, encounter):
         return _refused(request, encounter, stale)
-    form = _ew_attack_form(request, encounter, request.POST)
+    form = _ew_attack_form(request, encounter, request.POST, with_odds=False)
     if form is None:
         return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
     if not form.is_valid():
@@ -362,7 +363,7 @@ def ew_attack(request: HtmxHttpRequest, encounter_id: int):
     except EncounterError as error:
         add_encounter_error(form, error)
         return _respond(request, encounter, forms={"ew_attack": form})
-    return _respond_step(request, encounter, event, form.combatants)
+    return _respond_attack(request, encounter, event, form)
 
 
 def _ew_test_form(request, encounter: Encounter, data=None) -> EwTestForm:

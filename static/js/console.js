@@ -29,3 +29,11 @@ document.addEventListener("htmx:afterSwap", () => {
   }
   if (stable.textContent !== fresh.textContent) stable.textContent = fresh.textContent;
 });
+// An attack answered with fragments (HX-Reswap: none) leaves its form as the GM set it, to
+// strike again; only the faces typed from physical dice belonged to the roll just made.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt;
+  if (form.id !== "ew-attack" || !event.detail.successful) return;
+  if (event.detail.xhr.getResponseHeader("HX-Reswap") !== "none") return;
+  form.querySelectorAll(".face-input").forEach((input) => { input.value = ""; });
+});

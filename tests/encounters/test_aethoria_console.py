@@ -133,6 +133,9 @@ def _fight(client, fighters: int, events: int) -> Encounter:
             for n in range(max(0, events - encounter.events.count()))
         ]
     )
+    Encounter.objects.filter(pk=encounter.pk).update(
+        last_sequence=encounter.events.order_by("-sequence").first().sequence
+    )
     return encounter
 
 

@@ -159,3 +159,32 @@ def test_a_step_locks_the_fighters_rows_so_a_sheet_spend_waits_for_it():
     assert [kind for kind, _ in order] == ["step", "spend"]
     brandon.ew.refresh_from_db()
     assert (brandon.ew.superficial_left, brandon.ew.eclat) == (24 - 5, 2)
+
+
+@pytest.mark.django_db
+def test_an_attack_applies_its_damage_to_pools_changed_since_the_form_was_loaded():
+    """The console's form loaded the fight; then the target's sheet changed elsewhere (a
+    rest, a spend). The step reads the two fighters' pools again under its lock, so the
+    blow lands on the current numbers and the other change is not written over."""
+    from apps.characters.models import EwSheet
+    from apps.encounters import ew_services
+
+    encounter, gm, _player = setup_fight(hidden_npc=False)
+    combatants = services.load_combatants(encounter)
+    attacker = services.acting_combatant(encounter, combatants)
+    target = next(c for c in combatants if c.pk != attacker.pk)
+    EwSheet.objects.filter(pk=target.character_id).update(superficial_left=10, eclat=0)
+
+    ew_services.ew_attack(
+        encounter_id=encounter.pk,
+        version=encounter.version,
+        by=gm,
+        choice=ew_services.AttackChoice(attacker_id=attacker.pk, target_id=target.pk),
+        to_hit_face=1,
+        damage_face=10,
+        combatants=combatants,
+    )
+    sheet = EwSheet.objects.get(pk=target.character_id)
+    applied = encounter.events.get(kind="ew_attack").data["applied"]
+    assert sheet.superficial_left == 10 - applied["superficial"] > 0
+    assert sheet.eclat == 0

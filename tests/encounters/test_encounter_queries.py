@@ -31,6 +31,7 @@ def fight(combatants: int, log_lines: int):
         )
         for n in range(log_lines)
     )
+    Encounter.objects.filter(pk=encounter.pk).update(last_sequence=100 + log_lines)
     encounter.refresh_from_db()
     return encounter, gm, player
 
@@ -87,3 +88,20 @@ def test_console_query_count_is_pinned(client, django_assert_num_queries):
     # the log's latest lines, and two for "can redo?"; the odds read the loaded combatants.
     with django_assert_num_queries(8):
         client.get(reverse("encounters:console", args=[encounter.pk]), HTTP_HX_REQUEST="true")
+
+
+def test_attack_step_query_count_is_pinned(client, django_assert_num_queries):
+    encounter, gm, _ = fight(combatants=20, log_lines=500)
+    client.force_login(gm)
+    data = attack_data(encounter)
+    # Reading (5): user, encounter, combatants with sheets, their weapons, their specialties.
+    # The step (6, and a savepoint opened and released around it): lock the encounter, lock
+    # the two fighters with their sheets and read their pools fresh, save the attacker's and
+    # the defender's round state (one query), the defender's sheet, append the event, bump
+    # the encounter's and the campaign's versions (one query). The answer renders from
+    # memory: no query.
+    with django_assert_num_queries(5 + 6 + 2):
+        response = client.post(
+            reverse("encounters:ew_attack", args=[encounter.pk]), data, HTTP_HX_REQUEST="true"
+        )
+    assert response.status_code == 200

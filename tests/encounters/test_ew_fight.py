@@ -402,12 +402,38 @@ def test_an_attack_answers_with_only_what_it_changed(table):
         'hx-swap-oob="outerHTML:.encounter-version"'
     ) in html
     assert f"?v={encounter.version}" in html  # the live check moves on too
+    # The form stays as the GM left it: only the odds of the same attack again are sent,
+    # with undo and redo and the (now empty) point d'éclat offer.
+    assert 'id="ew-attack"' not in html and 'id="console-actions"' not in html
+    assert 'id="ew-attack-odds" class="odds" aria-live="polite" hx-swap-oob="true"' in html
+    assert "Chance de toucher" in html
+    assert 'id="undo-redo" hx-swap-oob="true"' in html
+    assert 'id="ew-eclat" hx-swap-oob="true"' in html
+    assert "Dépenser un point d'éclat" not in html
     # Without htmx the same POST still works and goes back to the console.
     response = client.post(
         url("ew_attack", encounter),
         {"version": encounter.version, **attack_data(b, y, 20, 1)},
     )
     assert response.status_code == 302 and response["Location"] == url("console", encounter)
+
+
+def test_a_players_missed_attack_answers_with_the_point_declat_offer(table):
+    b, y = start(table)  # Brandon is a PC: a miss of his may be turned around
+    response = post(table["client"], "ew_attack", table["encounter"], attack_data(b, y, 20, 3))
+    assert response["HX-Reswap"] == "none"
+    assert 'id="ew-eclat" hx-swap-oob="true"' in response.text
+    assert "Dépenser un point d'éclat" in response.text
+
+
+def test_a_blow_that_kills_tells_in_the_odds_that_the_target_is_dead(table):
+    b, y = start(table)
+    sheet = table["ysolde"].ew
+    sheet.superficial_left, sheet.lethal_left = 1, 1
+    sheet.save()
+    response = post(table["client"], "ew_attack", table["encounter"], attack_data(b, y, 1, 10))
+    assert response["HX-Reswap"] == "none"
+    assert "Ysolde est déjà mort." in response.text  # where the odds of a next blow would be
 
 
 def test_a_bad_damage_face_for_the_eclat_rescue_is_told_and_changes_nothing(table):
