@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cached_property
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from apps.compendium.models import AethoriaLocation
 from apps.rules import aethoria
 
 from . import aethoria_services as svc
 from .forms import VersionForm, add_encounter_error
-from .models import Combatant, Encounter
+from .models import Combatant, Encounter, Event
 from .steps import EncounterError
 
 RANGE_LABELS = {
@@ -60,6 +62,26 @@ class FacesField(forms.CharField):
                 _("Un d%(sides)s donne de 1 à %(sides)s.") % {"sides": self.sides}
             )
         return faces
+
+
+@dataclass(frozen=True)
+class DiceGroup:
+    """Typed faces (and fatigue dice) fields that _aethoria_dice.html shows together, each
+    labelled, under a summary that opens by itself once one is filled in or refused."""
+
+    fields: tuple
+    summary: str = ""  # none: the fields show without a <details>
+
+    @property
+    def open(self) -> bool:
+        return any(field.errors or field.value() for field in self.fields)
+
+
+def dice_group(form: forms.Form, names: tuple[str, ...], summary: str = "") -> DiceGroup:
+    return DiceGroup(tuple(form[name] for name in names if name in form.fields), summary)
+
+
+PHYSICAL_DICE = _("Dés physiques (faces séparées par des espaces ; vide : l'application lance)")
 
 
 def _fatigue_field(label):
@@ -161,6 +183,14 @@ class AethoriaAttackForm(PlanForm):
         required=False,
         empty_value=0,
     )
+    extra_successes = forms.ChoiceField(
+        label=_("Réussites nettes en plus"),
+        choices=[
+            (svc.CONVERT, _("converties en dés de dégâts (2 pour 1)")),
+            (svc.KEEP, _("gardées pour une capacité spéciale")),
+        ],
+        required=False,
+    )
     modifier = _modifier_field()
     fatigue = _fatigue_field(_("Dés de fatigue (physique, avant le jet)"))
     defence_fatigue = _fatigue_field(_("Dés de fatigue du défenseur (avant sa défense)"))
@@ -203,6 +233,10 @@ class AethoriaAttackForm(PlanForm):
         self.fields["weapon"].choices = weapons
         self.fields["second_weapon"].choices = [("", "—"), *weapons]
         house = encounter.campaign.house()
+        # The campaign's house rule is the default; the GM may choose otherwise per attack.
+        self.fields["extra_successes"].initial = (
+            svc.CONVERT if house.convert_extra_successes else svc.KEEP
+        )
         self.fields["range_band"].choices = [
             ("", "—"),
             *(
@@ -248,6 +282,7 @@ class AethoriaAttackForm(PlanForm):
             rank_zero_allowed=data.get("rank_zero_allowed", False),
             prefer_location=data.get("prefer_location") or "",
             keep=data.get("keep") or 0,
+            extra_successes=data.get("extra_successes") or "",
         )
 
     def faces(self) -> tuple[svc.BlowFaces, ...]:
@@ -283,6 +318,24 @@ class AethoriaAttackForm(PlanForm):
     def odds_id(self) -> str:
         return "aethoria-fired-odds" if self.fired else "aethoria-attack-odds"
 
+    DICE = (
+        "attack_faces",
+        "fatigue_faces",
+        "location_faces",
+        "defence_faces",
+        "damage_faces",
+        "defence_fatigue_faces",
+        "damage_fatigue_faces",
+        "attack_faces2",
+        "location_faces2",
+        "defence_faces2",
+        "damage_faces2",
+    )
+
+    @property
+    def dice(self) -> DiceGroup:
+        return dice_group(self, self.DICE, PHYSICAL_DICE)
+
 
 SPECIAL_LABELS = [
     (aethoria.DEFENSE, _("Défense (+1 défense jusqu'à sa prochaine action)")),
@@ -299,6 +352,16 @@ class AethoriaSpecialForm(VersionForm):
     target = forms.TypedChoiceField(
         label=_("Cible (viser)"), coerce=int, required=False, empty_value=None
     )
+    prepared_kind = forms.ChoiceField(
+        label=_("Ce qui est préparé"),
+        choices=[
+            (svc.PREPARED_ATTACK, _("une attaque")),
+            (svc.PREPARED_SPELL, _("un sort")),
+            (svc.PREPARED_OTHER, _("autre chose (noté au journal)")),
+        ],
+        initial=svc.PREPARED_ATTACK,
+        required=False,
+    )
     description = forms.CharField(label=_("Action préparée"), max_length=200, required=False)
     trigger = forms.CharField(label=_("Déclencheur"), max_length=200, required=False)
     note = forms.CharField(label=_("Quoi (autre action)"), max_length=200, required=False)
@@ -310,6 +373,11 @@ class AethoriaSpecialForm(VersionForm):
             ("", "—"),
             *((c.pk, c.character.name) for c in combatants if c.pk != acting.pk),
         ]
+        if acting.character.aethoria.magic_type != aethoria.DOUE:
+            # Only a doué casts in a fight; the service refuses a forged choice too.
+            self.fields["prepared_kind"].choices = [
+                c for c in self.fields["prepared_kind"].choices if c[0] != svc.PREPARED_SPELL
+            ]
 
 
 class AethoriaSpellForm(PlanForm):
@@ -323,11 +391,23 @@ class AethoriaSpellForm(PlanForm):
     faces = FacesField(10, _("d10 du sort"))
     fatigue_faces = FacesField(10, _("d10 de fatigue"))
 
-    def __init__(self, *args, encounter: Encounter, caster: Combatant, combatants, **kwargs):
+    def __init__(
+        self,
+        *args,
+        encounter: Encounter,
+        caster: Combatant,
+        combatants,
+        fired: bool = False,
+        **kwargs,
+    ):
+        if fired:
+            kwargs.setdefault("auto_id", "fired_spell_%s")
         super().__init__(*args, **kwargs)
         self.encounter = encounter
         self.combatants = combatants
         self.caster = caster
+        self.acting = caster  # templates: form.caster is the hidden field
+        self.fired = fired
         self.fields["caster"].initial = caster.pk
         pouvoir = caster.character.aethoria.pouvoir
         self.fields["invested"].initial = pouvoir
@@ -352,6 +432,14 @@ class AethoriaSpellForm(PlanForm):
 
     def make_plan(self):
         return svc.plan_spell(self.encounter, self.choice(), self.combatants)
+
+    @property
+    def odds_id(self) -> str:
+        return "aethoria-fired-spell-odds" if self.fired else "aethoria-spell-odds"
+
+    @property
+    def dice(self) -> DiceGroup:
+        return dice_group(self, ("faces", "fatigue_faces"), PHYSICAL_DICE)
 
 
 class AethoriaTestForm(PlanForm):
@@ -414,13 +502,82 @@ class AethoriaTestForm(PlanForm):
     def make_plan(self):
         return svc.plan_test(self.encounter, self.choice(), self.combatants)
 
+    @property
+    def dice(self) -> DiceGroup:
+        return dice_group(self, ("faces", "fatigue_faces"), PHYSICAL_DICE)
+
 
 class AethoriaFatigueForm(VersionForm):
+    """Fatigue dice after the roll of a test or a spell."""
+
     event = forms.IntegerField(widget=forms.HiddenInput)
     count = forms.TypedChoiceField(
         label=_("Dés de fatigue"), choices=FATIGUE_CHOICES[1:], coerce=int
     )
-    faces = FacesField(10, _("d10 de fatigue"))
+    faces = FacesField(10, _("d10 de fatigue (dés physiques, sinon vide)"))
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "fatigue_after_%s")
+        super().__init__(*args, **kwargs)
+
+    @property
+    def dice(self) -> DiceGroup:
+        return dice_group(self, ("count", "faces"))
+
+
+ROLL_LABELS = {
+    svc.ATTACK_ROLL: _("Attaque de %(name)s"),
+    svc.DEFENCE_ROLL: _("Défense de %(name)s"),
+    svc.DAMAGE_ROLL: _("Dégâts de %(name)s"),
+}
+
+
+def roll_label(option: svc.FatigueOption, double: bool) -> str:
+    """ "Défense de Brandon (3 réussites)", with the weapon in an attaque double; a damage
+    roll shows its damage (its successes with the weapon's fixed part)."""
+    if option.roll == svc.DAMAGE_ROLL:
+        result = _("%(n)s dégâts") % {"n": option.successes}
+    else:
+        result = ngettext("%(n)s réussite", "%(n)s réussites", option.successes) % {
+            "n": option.successes
+        }
+    label = f"{ROLL_LABELS[option.roll] % {'name': option.roller}} ({result})"
+    if double:
+        weapon = _("1re arme") if option.blow == 0 else _("2e arme")
+        label = f"{weapon} — {label}"
+    return label
+
+
+class AethoriaAttackFatigueForm(VersionForm):
+    """Fatigue dice after one roll of the last attack (attack, defence or damage)."""
+
+    event = forms.IntegerField(widget=forms.HiddenInput)
+    roll = forms.ChoiceField(label=_("Jet"))
+    count = forms.TypedChoiceField(
+        label=_("Dés de fatigue"), choices=FATIGUE_CHOICES[1:], coerce=int
+    )
+    faces = FacesField(10, _("d10 de fatigue (dés physiques, sinon vide)"))
+    damage_faces = FacesField(
+        10, _("d10 de dégâts en plus, si le coup touche désormais ou gagne des dés bonus")
+    )
+
+    def __init__(self, *args, event: Event, **kwargs):
+        kwargs.setdefault("auto_id", "attack_fatigue_%s")
+        super().__init__(*args, **kwargs)
+        self.options = svc.attack_fatigue_options(event.data)
+        # An attaque double has two blows: the labels and odds name the weapon.
+        self.double = len(event.data["blows"]) > 1
+        self.fields["event"].initial = event.pk
+        self.rows = [(roll_label(o, self.double), o) for o in self.options]
+        self.fields["roll"].choices = [(o.value, label) for label, o in self.rows]
+
+    @property
+    def dice(self) -> DiceGroup:
+        return dice_group(self, ("roll", "count", "faces", "damage_faces"))
+
+
+class AethoriaAimLostForm(VersionForm):
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
 
 
 class AethoriaEffectForm(VersionForm):
@@ -450,7 +607,18 @@ def console_forms(encounter, combatants, acting, forms: dict) -> None:
         ),
     )
     fired = fired_combatant(encounter, combatants)
-    if fired is not None and len(combatants) > 1:
+    if fired is not None and svc.fired_kind(fired) == svc.PREPARED_SPELL:
+        forms.setdefault(
+            "aethoria_fired_spell",
+            AethoriaSpellForm(
+                initial=initial,
+                encounter=encounter,
+                caster=fired,
+                combatants=combatants,
+                fired=True,
+            ),
+        )
+    elif fired is not None and len(combatants) > 1:
         forms.setdefault(
             "aethoria_fired_attack",
             AethoriaAttackForm(
@@ -534,8 +702,38 @@ class AethoriaPanel:
         return svc.fatigue_after_candidate(self.encounter, self.recent[:1])
 
     @cached_property
+    def fatigue_form(self) -> AethoriaFatigueForm | None:
+        """The card adding fatigue dice to the last test or spell (kept if refused)."""
+        if self.fatigue_roll is None:
+            return None
+        initial = {"version": self.encounter.version, "event": self.fatigue_roll.pk}
+        return self.forms.get("aethoria_fatigue") or AethoriaFatigueForm(initial=initial)
+
+    @cached_property
+    def attack_fatigue(self) -> AethoriaAttackFatigueForm | None:
+        """The card adding fatigue dice to a roll of the last attack, while one still can
+        take them (kept if refused)."""
+        if "aethoria_attack_fatigue" in self.forms:
+            return self.forms["aethoria_attack_fatigue"]
+        event = svc.attack_fatigue_candidate(next(iter(self.recent), None))
+        if event is None:
+            return None
+        form = AethoriaAttackFatigueForm(initial={"version": self.encounter.version}, event=event)
+        return form if form.options else None
+
+    @cached_property
     def prepared(self) -> list[Combatant]:
         return [c for c in self.combatants if (c.state or {}).get("prepared")]
+
+    @cached_property
+    def aiming(self) -> list[tuple[Combatant, str]]:
+        """Who watches whom (Viser), for the "out of reach" button."""
+        names = {c.pk: c.character.name for c in self.combatants}
+        return [
+            (c, names.get(c.state["aim_target"], ""))
+            for c in self.combatants
+            if (c.state or {}).get("aim_target") is not None
+        ]
 
     def _plan(self, key: str):
         form = self.forms.get(key)
@@ -552,6 +750,10 @@ class AethoriaPanel:
     @cached_property
     def fired_plan(self):
         return self._plan("aethoria_fired_attack")
+
+    @cached_property
+    def fired_spell_plan(self):
+        return self._spell_plan("aethoria_fired_spell")
 
     @cached_property
     def test_plan(self):
@@ -574,7 +776,10 @@ class AethoriaPanel:
 
     @cached_property
     def spell_plan(self):
-        form = self.forms.get("aethoria_spell")
+        return self._spell_plan("aethoria_spell")
+
+    def _spell_plan(self, key: str):
+        form = self.forms.get(key)
         if form is None:
             return None
         if form.is_bound:

@@ -6,7 +6,7 @@ Written from the event's stored data only, so editing the compendium later chang
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 LOCATIONS = {
     "head": "à la tête",
@@ -30,6 +30,11 @@ MODES = {"cibler": "cible", "double": "attaque double"}
 ACTIONS = {
     "defense": "se met en défense (+1 défense)",
     "move": "se déplace",
+}
+PREPARED = {
+    "attack": gettext_noop("une attaque"),
+    "spell": gettext_noop("un sort"),
+    "other": gettext_noop("autre chose"),
 }
 RANGES = {"short": "courte", "medium": "moyenne", "long": "longue", "extreme": "extrême"}
 
@@ -73,6 +78,14 @@ def _blow(blow: dict, data: dict) -> str:
             text += " " + ngettext(
                 "(dont %(n)s dé bonus)", "(dont %(n)s dés bonus)", outcome["bonus_dice"]
             ) % {"n": outcome["bonus_dice"]}
+    kept = outcome.get("kept_successes", 0)
+    if data.get("convert") is False and kept:
+        # The GM kept them for a special capability: say how many, the table needs to know.
+        text += ", " + ngettext(
+            "%(n)s réussite nette en plus gardée pour une capacité spéciale",
+            "%(n)s réussites nettes en plus gardées pour une capacité spéciale",
+            kept,
+        ) % {"n": kept}
     if blow.get("severe", "none") != "none":
         text += " — " + _("effet proposé : %(effect)s") % {
             "effect": _(EFFECTS.get(blow["severe"], blow["severe"]))
@@ -115,11 +128,48 @@ def _attack(data: dict) -> str:
         )
     else:
         text = intro + " : " + parts[0]
+    return text + _condition(data) + "."
+
+
+def _condition(data: dict) -> str:
     if data.get("dead"):
-        text += " — " + _("mort")
-    elif data.get("out"):
-        text += " — " + _("hors de combat")
-    return text + "."
+        return " — " + _("mort")
+    if data.get("out"):
+        return " — " + _("hors de combat")
+    return ""
+
+
+ROLLS = {
+    "attack": gettext_noop("jet d'attaque"),
+    "defence": gettext_noop("jet de défense"),
+    "damage": gettext_noop("jet de dégâts"),
+}
+
+
+def _attack_fatigue(data: dict) -> str:
+    """Fatigue dice after one roll of an attack: the blow as it now ends."""
+    # The defender's dice are against the attacker; the attacker's, against the target.
+    other = data["attacker"] if data["roll"] == "defence" else data["target"]
+    text = ngettext(
+        "%(name)s ajoute %(n)s dé de fatigue à son %(roll)s contre %(other)s",
+        "%(name)s ajoute %(n)s dés de fatigue à son %(roll)s contre %(other)s",
+        data["count"],
+    ) % {
+        "name": data["roller"],
+        "n": data["count"],
+        "roll": _(ROLLS[data["roll"]]),
+        "other": other,
+    }
+    if len(data["blows"]) == 2:
+        text += ", " + (_("1re arme") if data["blow"] == 0 else _("2e arme"))
+    blow = _blow(data["blows"][data["blow"]], data)
+    return text + " : " + blow + _condition(data) + "."
+
+
+def _aim_lost(data: dict) -> str:
+    if data.get("target"):
+        return _("%(target)s passe hors d'atteinte : %(name)s perd sa visée.") % data
+    return _("%(name)s perd sa visée.") % data
 
 
 def _verdict(verdict: dict) -> str:
@@ -152,6 +202,8 @@ def _spell(data: dict) -> str:
         "p": data["invested"],
         "verdict": _verdict(data["verdict"]),
     }
+    if data.get("fired"):
+        text += " [" + _("action préparée") + "]"
     text += " ; " + _("fatigue %(phys)s physique, %(ment)s mentale") % {
         "phys": data["physical_paid"],
         "ment": data["mental_paid"],
@@ -186,7 +238,11 @@ def _action(data: dict) -> str:
     if action == "viser":
         return _("%(name)s vise %(target)s (+3 dés au prochain tour).") % data
     if action == "preparer":
-        return _("%(name)s prépare une action : %(description)s, si %(trigger)s.") % data
+        kind = PREPARED.get(data.get("prepared_kind", "attack"), "")
+        return _("%(name)s prépare une action (%(kind)s) : %(description)s, si %(trigger)s.") % {
+            **data,
+            "kind": _(kind),
+        }
     if action == "other":
         return _("%(name)s : %(note)s.") % data
     return f"{data['name']} {_(ACTIONS.get(action, action))}."
@@ -218,4 +274,6 @@ AETHORIA_WRITERS: dict = {
     "aethoria_action": _action,
     "aethoria_fire": _fire,
     "aethoria_effect": _effect,
+    "aethoria_attack_fatigue": _attack_fatigue,
+    "aethoria_aim_lost": _aim_lost,
 }

@@ -1,6 +1,7 @@
 """Aethoria actions in a running encounter: attacks (melee, ranged, cibler, attaque double),
-special actions (défense, préparer, viser, autre), firing a prepared action, spells, tests,
-fatigue dice decided after a roll, and the GM's decision on a proposed severe effect.
+special actions (défense, préparer, viser, autre), a lost aim, firing a prepared action,
+spells, tests, fatigue dice decided after a roll (tests, spells and every roll of an attack),
+and the GM's decision on a proposed severe effect.
 
 As in ``ew_services``: a *plan* holds everything known before the dice (pools, thresholds,
 turn state after the action, exact odds) and refuses impossible choices; the service locks
@@ -15,6 +16,7 @@ from fractions import Fraction
 
 from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
+from django.utils.translation import gettext
 
 from apps.characters.models import AethoriaSkillRank
 from apps.rules import aethoria
@@ -30,7 +32,9 @@ ATTACK_EVENT = "aethoria_attack"
 TEST_EVENT = "aethoria_test"
 SPELL_EVENT = "aethoria_spell"
 FATIGUE_EVENT = "aethoria_fatigue"
+ATTACK_FATIGUE_EVENT = "aethoria_attack_fatigue"
 EFFECT_EVENT = "aethoria_effect"
+AIM_LOST_EVENT = "aethoria_aim_lost"
 
 # Attack modes of the form, and the engine's action each one is.
 ATTACK = "attack"
@@ -43,8 +47,20 @@ DODGE = aethoria.DODGE_DEFENCE
 PARRY = aethoria.PARRY_DEFENCE
 SHIELD = "shield"
 
+# Extra net successes of an attack (rules step 3): converted into damage dice, or kept to
+# trigger a special capability; "" follows the campaign's house rule.
+CONVERT = "convert"
+KEEP = "keep"
+
 # The special actions that take the turn without a roll.
 SPECIAL_ACTIONS = (aethoria.DEFENSE, aethoria.PREPARER, aethoria.VISER, aethoria.MOVE, "other")
+
+# What a prepared action is: fired, an attack or a spell gets its form; a free-text action is
+# simply logged.
+PREPARED_ATTACK = "attack"
+PREPARED_SPELL = "spell"
+PREPARED_OTHER = "other"
+PREPARED_KINDS = (PREPARED_ATTACK, PREPARED_SPELL, PREPARED_OTHER)
 
 
 def _rules(error: RulesError, field: str | None = None) -> EncounterError:
@@ -113,8 +129,21 @@ def fired_marker(encounter: Encounter) -> dict:
     return {"round": encounter.round, "turn": encounter.turn}
 
 
-def has_fired(encounter: Encounter, combatant: Combatant) -> bool:
-    return (combatant.state or {}).get("fired") == fired_marker(encounter)
+def fired_kind(combatant: Combatant) -> str:
+    """What the fired prepared action is (states stored before kinds existed: an attack)."""
+    return (combatant.state or {}).get("fired_kind", PREPARED_ATTACK)
+
+
+def has_fired(encounter: Encounter, combatant: Combatant, kind: str | None = None) -> bool:
+    """Its prepared action was fired this turn and not used yet (as ``kind``, if given)."""
+    if (combatant.state or {}).get("fired") != fired_marker(encounter):
+        return False
+    return kind is None or fired_kind(combatant) == kind
+
+
+def without_fired(state: dict) -> dict:
+    """The state once the fired action has taken place."""
+    return {k: v for k, v in state.items() if k not in ("fired", "fired_kind")}
 
 
 # --- Dice ------------------------------------------------------------------------------------
@@ -223,6 +252,7 @@ class AttackChoice:
     rank_zero_allowed: bool = False
     prefer_location: str = ""
     keep: int = 0
+    extra_successes: str = ""  # CONVERT, KEEP, or "" for the campaign's house rule
 
 
 @dataclass(frozen=True)
@@ -275,6 +305,7 @@ class AttackPlan:
     locations: dict[str, Fraction]
     prefer_location: str
     keep: int
+    convert: bool  # extra net successes become damage dice (else kept for a capability)
 
 
 def _pick(encounter, combatants, combatant_id, field):
@@ -383,6 +414,7 @@ def blow_odds(
     locations: dict[str, Fraction],
     covered: tuple[str, ...],
     house,
+    convert: bool,
     defence_extra: int = 0,
     damage_extra: int = 0,
 ) -> BlowOdds:
@@ -402,7 +434,7 @@ def blow_odds(
             fixed=damage.fixed,
             force=damage.threshold,
             rd=rd.get(location, 0),
-            convert_extra_successes=house.convert_extra_successes,
+            convert_extra_successes=convert,
         )
         lands = odds.lands
         dist = {0: Fraction(1)} if location in covered else odds.damage
@@ -435,6 +467,7 @@ def plan_attack(
         raise EncounterError(f"{target.character.name} est déjà mort.", "target")
     if choice.mode not in MODES:
         raise EncounterError("Mode d'attaque inconnu.", "mode")
+    convert = converts(choice.extra_successes, house)
     a_sheet, t_sheet = load_sheet(attacker), load_sheet(target)
     first = weapon_of(a_sheet, choice.weapon_id)
     weapons = [first]
@@ -455,12 +488,12 @@ def plan_attack(
             aethoria.check_double_attack(rules_weapons)
             if any(w.ranged for w in rules_weapons):
                 raise EncounterError("L'attaque double se fait avec deux armes de mêlée.", "weapon")
-        fired = has_fired(encounter, attacker)
+        fired = has_fired(encounter, attacker, PREPARED_ATTACK)
         state = aethoria_turn_state(attacker)
         if fired:
             # The prepared action happens now: it was the action of an earlier turn.
             aim_bonus = 0
-            attacker_state = {k: v for k, v in attacker.state.items() if k != "fired"}
+            attacker_state = without_fired(attacker.state)
         else:
             after, aim_bonus = state.act(action, target=target.pk)
             attacker_state = turn_state_after(attacker, after)
@@ -544,6 +577,7 @@ def plan_attack(
                         locations=locations,
                         covered=covered,
                         house=house,
+                        convert=convert,
                         defence_extra=choice.defence_fatigue if index == 0 else 0,
                         damage_extra=choice.damage_fatigue if index == 0 else 0,
                     ),
@@ -599,6 +633,39 @@ def plan_attack(
         locations=locations,
         prefer_location=prefer,
         keep=choice.keep,
+        convert=convert,
+    )
+
+
+def converts(extra_successes: str, house) -> bool:
+    """Whether an attack's extra net successes become damage dice: the GM's choice for this
+    attack, else the campaign's house rule."""
+    if extra_successes not in ("", CONVERT, KEEP):
+        message = gettext("Choix inconnu pour les réussites en plus.")
+        raise EncounterError(message, "extra_successes")
+    if not extra_successes:
+        return house.convert_extra_successes
+    return extra_successes == CONVERT
+
+
+def attack_outcome(
+    attack_successes: int,
+    defence_successes: int,
+    *,
+    location_face: int,
+    ranged: bool,
+    covered,
+    convert: bool,
+    house,
+) -> aethoria.AttackOutcome:
+    """The engine's outcome, with this attack's choice about its extra successes."""
+    return aethoria.attack_outcome(
+        attack_successes,
+        defence_successes,
+        location_face=location_face,
+        ranged=ranged,
+        covered=covered,
+        house=replace(house, convert_extra_successes=convert),
     )
 
 
@@ -615,14 +682,21 @@ class BlowFaces:
     damage_fatigue: tuple[int, ...] | None = None
 
 
-def _check_actor(encounter: Encounter, combatants: list[Combatant], combatant_id: int) -> None:
+def _check_actor(
+    encounter: Encounter,
+    combatants: list[Combatant],
+    combatant_id: int,
+    kind: str = PREPARED_ATTACK,
+    field: str = "attacker",
+) -> None:
+    """The acting combatant, or one whose prepared ``kind`` of action was just fired."""
     acting = acting_combatant(encounter, combatants)
     if acting is not None and acting.pk == combatant_id:
         return
     fired = next((c for c in combatants if c.pk == combatant_id), None)
-    if fired is not None and has_fired(encounter, fired):
+    if fired is not None and has_fired(encounter, fired, kind):
         return
-    raise EncounterError("Ce n'est pas son tour d'agir.", "attacker")
+    raise EncounterError("Ce n'est pas son tour d'agir.", field)
 
 
 @transaction.atomic
@@ -704,12 +778,13 @@ def aethoria_attack(
                 defence = aethoria.roll_pool(blow.defence.spec, defence_faces, extra_faces)
                 if extra:
                     t_pools, _ = aethoria.spend_fatigue(t_pools, aethoria.PHYSICAL, extra)
-            outcome = aethoria.attack_outcome(
+            outcome = attack_outcome(
                 attack.successes,
                 defence.successes if defence else 0,
                 location_face=location_face,
                 ranged=plan.ranged,
                 covered=plan.covered,
+                convert=plan.convert,
                 house=house,
             )
             row = {
@@ -793,6 +868,7 @@ def aethoria_attack(
             "damage_fatigue": plan.damage_fatigue,
             "encumbered": choice.encumbered,
             "prefer_location": plan.prefer_location,
+            "convert": plan.convert,
             "blows": blows,
             "dead": aethoria.condition(t_pools.pv, t_sheet.vitalite, house) == aethoria.DEAD,
             "out": t_pools.pv <= 0,
@@ -815,13 +891,19 @@ def _cibler_keep(faces: tuple[int, ...], plan: AttackPlan, house) -> int:
 def pending_effects(events) -> list[dict]:
     """Severe effects proposed by attacks and not yet confirmed or dismissed, newest first.
 
-    ``events``: attack and effect events, not undone, newest first."""
+    ``events``: attack and effect events, not undone, newest first. Fatigue dice added after
+    an attack's rolls resolve it again: its latest revision's proposals are the ones."""
     decided = {(e.data.get("of"), e.data.get("blow")) for e in events if e.kind == EFFECT_EVENT}
+    revised: dict[int, list] = {}
+    for event in events:
+        if event.kind == ATTACK_FATIGUE_EVENT:
+            revised.setdefault(event.data["of"], event.data["blows"])
     pending = []
     for event in events:
         if event.kind != ATTACK_EVENT:
             continue
-        for index, blow in enumerate(event.data.get("blows", [])):
+        blows = revised.get(event.sequence, event.data.get("blows", []))
+        for index, blow in enumerate(blows):
             effect = blow.get("severe", aethoria.NO_EFFECT)
             if effect != aethoria.NO_EFFECT and (event.sequence, index) not in decided:
                 pending.append(
@@ -845,7 +927,7 @@ def aethoria_effect(
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
     attack = encounter.events.filter(pk=event_id, kind=ATTACK_EVENT, undone=False).first()
-    blows = attack.data.get("blows", []) if attack else []
+    blows = current_blows(encounter, attack) if attack else []
     if attack is None or not 0 <= blow < len(blows):
         raise EncounterError("Aucun effet grave à décider pour ce coup.", "event")
     effect = blows[blow].get("severe", aethoria.NO_EFFECT)
@@ -883,6 +965,16 @@ def aethoria_effect(
     )
 
 
+def current_blows(encounter: Encounter, attack: Event) -> list[dict]:
+    """The attack's blows as its latest fatigue-after-the-roll revision resolved them."""
+    revision = (
+        encounter.events.filter(kind=ATTACK_FATIGUE_EVENT, undone=False, data__of=attack.sequence)
+        .order_by("-sequence")
+        .first()
+    )
+    return (revision or attack).data.get("blows", [])
+
+
 LOCATION_WORDS = {
     "head": "tête",
     "torso": "torse",
@@ -912,6 +1004,7 @@ def aethoria_special(
     description: str = "",
     trigger: str = "",
     note: str = "",
+    prepared_kind: str = PREPARED_ATTACK,
 ) -> Event:
     """Défense, préparer, viser, se déplacer or another action: the turn's one action."""
     encounter = lock_encounter(encounter_id, version)
@@ -933,8 +1026,11 @@ def aethoria_special(
             raise EncounterError(f"{target.character.name} est déjà mort.", "target")
     if action == "other" and not note.strip():
         raise EncounterError("Décrivez l'action.", "note")
+    extra = {}
+    if action == aethoria.PREPARER:
+        extra["prepared_kind"] = _prepared_kind(acting, prepared_kind)
     try:
-        after, _ = aethoria_turn_state(acting).act(
+        after, _bonus = aethoria_turn_state(acting).act(
             aethoria.OTHER if action == "other" else action,
             target=target.pk if target else None,
             description=description,
@@ -944,7 +1040,7 @@ def aethoria_special(
         raise _rules(error) from error
     step = Step(encounter, "aethoria_action", by, actor=acting, target=target)
     step.public = not acting.hidden
-    step.set(acting, "state", turn_state_after(acting, after))
+    step.set(acting, "state", turn_state_after(acting, after, **extra))
     return step.commit(
         {
             "name": acting.character.name,
@@ -953,8 +1049,22 @@ def aethoria_special(
             "description": description.strip(),
             "trigger": trigger.strip(),
             "note": note.strip(),
+            **extra,
         }
     )
+
+
+def _prepared_kind(acting: Combatant, kind: str) -> str:
+    """What is prepared: an attack, a spell (a doué's only: a marqué prays for minutes
+    first), or another action told in words."""
+    if kind not in PREPARED_KINDS:
+        raise EncounterError(gettext("Choisissez ce qui est préparé."), "prepared_kind")
+    if kind == PREPARED_SPELL:
+        try:
+            aethoria.check_can_cast_in_combat(acting.character.aethoria.magic_type)
+        except RulesError as error:
+            raise _rules(error, "prepared_kind") from error
+    return kind
 
 
 @transaction.atomic
@@ -969,13 +1079,43 @@ def aethoria_fire(*, encounter_id: int, version: int | None, by, combatant_id: i
         after, prepared = aethoria_turn_state(combatant).fire_prepared()
     except RulesError as error:
         raise _rules(error, "combatant") from error
+    kind = combatant.state.get("prepared_kind", PREPARED_ATTACK)
+    state = {k: v for k, v in turn_state_after(combatant, after).items() if k != "prepared_kind"}
+    if kind != PREPARED_OTHER:
+        # An attack or a spell still has its dice to roll: its form shows for this turn.
+        state.update(fired=fired_marker(encounter), fired_kind=kind)
     step = Step(encounter, "aethoria_fire", by, actor=combatant, public=not combatant.hidden)
-    step.set(combatant, "state", turn_state_after(combatant, after, fired=fired_marker(encounter)))
+    step.set(combatant, "state", state)
     return step.commit(
         {
             "name": combatant.character.name,
             "description": prepared.description,
             "trigger": prepared.trigger,
+            "kind": kind,
+        }
+    )
+
+
+@transaction.atomic
+def aethoria_lose_aim(*, encounter_id: int, version: int | None, by, combatant_id: int) -> Event:
+    """Viser: the watched target got out of reach, so the aim bonus is lost."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING)
+    combatant = _combatant(encounter, combatant_id)
+    state = aethoria_turn_state(combatant)
+    if state.aim_target is None:
+        raise EncounterError(
+            gettext("%(name)s ne vise personne.") % {"name": combatant.character.name},
+            "combatant",
+        )
+    target = encounter.combatants.filter(pk=state.aim_target).select_related("character").first()
+    step = Step(encounter, AIM_LOST_EVENT, by, actor=combatant, target=target)
+    step.public = not combatant.hidden
+    step.set(combatant, "state", turn_state_after(combatant, state.lose_aim()))
+    return step.commit(
+        {
+            "name": combatant.character.name,
+            "target": target.character.name if target else "",
         }
     )
 
@@ -999,6 +1139,7 @@ class SpellPlan:
     caster: Combatant
     spec: aethoria.RollSpec
     state: dict
+    fired: bool
     fatigue: int
     fatigue_cost: int
     success: Fraction
@@ -1014,8 +1155,17 @@ def plan_spell(
     sheet = load_sheet(caster)
     if is_out(caster, house):
         raise EncounterError(f"{caster.character.name} est hors de combat.", "caster")
+    fired = has_fired(encounter, caster, PREPARED_SPELL)
     try:
-        after, _ = aethoria_turn_state(caster).act(aethoria.CAST, magic_type=sheet.magic_type)
+        if fired:
+            # The prepared spell happens now: it was the action of an earlier turn.
+            aethoria.check_can_cast_in_combat(sheet.magic_type)
+            state = without_fired(caster.state)
+        else:
+            after, _bonus = aethoria_turn_state(caster).act(
+                aethoria.CAST, magic_type=sheet.magic_type
+            )
+            state = turn_state_after(caster, after)
         spec = aethoria.spell_roll(
             rank_of(sheet, kind="magic"),
             sheet.pouvoir,
@@ -1035,7 +1185,8 @@ def plan_spell(
     return SpellPlan(
         caster=caster,
         spec=spec,
-        state=turn_state_after(caster, after),
+        state=state,
+        fired=fired,
         fatigue=choice.fatigue,
         fatigue_cost=cost,
         success=success,
@@ -1058,9 +1209,7 @@ def aethoria_spell(
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING)
     combatants = _combatants(encounter)
-    acting = acting_combatant(encounter, combatants)
-    if acting is None or acting.pk != choice.caster_id:
-        raise EncounterError("Ce n'est pas son tour d'agir.", "caster")
+    _check_actor(encounter, combatants, choice.caster_id, PREPARED_SPELL, "caster")
     plan = plan_spell(encounter, choice, combatants)
     house = encounter.campaign.house()
     sheet = plan.caster.character.aethoria
@@ -1076,7 +1225,12 @@ def aethoria_spell(
     except RulesError as error:
         raise _rules(error) from error
     step = Step(
-        encounter, SPELL_EVENT, by, actor=plan.caster, dice=bag.source, public=not acting.hidden
+        encounter,
+        SPELL_EVENT,
+        by,
+        actor=plan.caster,
+        dice=bag.source,
+        public=not plan.caster.hidden,
     )
     _set_pools(step, sheet, result.pools)
     step.set(plan.caster, "state", plan.state)
@@ -1084,6 +1238,7 @@ def aethoria_spell(
         {
             "name": plan.caster.character.name,
             "label": choice.label,
+            "fired": plan.fired,
             "invested": choice.invested,
             "difficulty": choice.difficulty,
             "roll": roll_json(roll),
@@ -1309,3 +1464,303 @@ def aethoria_fatigue_after(
     )
     _set_pools(step, sheet, pools)
     return step.commit(data)
+
+
+# --- Fatigue dice decided after an attack's rolls --------------------------------------------
+
+ATTACK_ROLL = "attack"
+DEFENCE_ROLL = "defence"
+DAMAGE_ROLL = "damage"
+FATIGUE_COUNTS = tuple(range(aethoria.FATIGUE_DICE_MIN, aethoria.FATIGUE_DICE_MAX + 1))
+
+
+@dataclass(frozen=True)
+class FatigueOption:
+    """A roll of the latest attack that fatigue dice may still be added to, with the exact
+    odds of what 1, 2 or 3 more dice would change (``gain`` says what they are of)."""
+
+    value: str  # "<blow>:<roll>"
+    blow: int
+    roll: str
+    roller: str
+    successes: int
+    gain: str = ""  # "lands", "bonus", "avoids", "damage", or "" when nothing is sensible
+    odds: tuple[Fraction, ...] = ()  # one per count; expected PV for "damage"
+    now: int = 0  # the damage now, next to the expected damage
+
+
+def latest_step(encounter: Encounter) -> Event | None:
+    return (
+        encounter.events.exclude(kind__in=("undo", "redo"))
+        .filter(undone=False)
+        .order_by("-sequence")
+        .first()
+    )
+
+
+def attack_fatigue_candidate(latest: Event | None) -> Event | None:
+    """The step whose attack fatigue dice may still join: the latest step, if it is an
+    attack or a fatigue revision of one (each roll of it taking fatigue dice once)."""
+    if latest is None or latest.kind not in (ATTACK_EVENT, ATTACK_FATIGUE_EVENT):
+        return None
+    return latest
+
+
+def _at_least(needed: int, threshold: int) -> tuple[Fraction, ...]:
+    return tuple(aethoria.success_probability(n, threshold, needed) for n in FATIGUE_COUNTS)
+
+
+def _expected_damage(damage: dict) -> tuple[Fraction, ...]:
+    """Mean damage after RD once 1, 2 or 3 dice join the damage roll."""
+    expected = []
+    for count in FATIGUE_COUNTS:
+        dist = aethoria.success_distribution(count, damage["threshold"])
+        total = damage["total"]
+        expected.append(sum(p * max(0, total + x - damage["rd"]) for x, p in dist.items()))
+    return tuple(expected)
+
+
+def _attack_gain(blow: dict, convert: bool) -> dict:
+    outcome = blow["outcome"]
+    threshold = blow["attack"]["threshold"]
+    if not outcome["lands"]:
+        return {"gain": "lands", "odds": _at_least(1 - outcome["net"], threshold)}
+    if convert and not outcome["hits_obstacle"]:
+        next_die = 1 + aethoria.EXTRA_SUCCESSES_PER_DIE * (outcome["bonus_dice"] + 1)
+        return {"gain": "bonus", "odds": _at_least(next_die - outcome["net"], threshold)}
+    return {}
+
+
+def _defence_gain(blow: dict) -> dict:
+    outcome = blow["outcome"]
+    if not outcome["lands"] or outcome["hits_obstacle"]:
+        return {}
+    return {"gain": "avoids", "odds": _at_least(outcome["net"], blow["defence"]["threshold"])}
+
+
+def attack_fatigue_options(data: dict) -> list[FatigueOption]:
+    """The rolls of an attack still without fatigue dice (the decision is made once per
+    roll), each with the exact odds of the improvement."""
+    convert = data.get("convert", True)
+    options = []
+    for index, blow in enumerate(data["blows"]):
+        rolls = [(ATTACK_ROLL, blow["attack"], data["attacker"], _attack_gain(blow, convert))]
+        if blow.get("defence"):
+            rolls.append((DEFENCE_ROLL, blow["defence"], data["target"], _defence_gain(blow)))
+        if blow.get("damage"):
+            damage = blow["damage"]
+            gain = {"gain": "damage", "odds": _expected_damage(damage), "now": damage["damage"]}
+            rolls.append((DAMAGE_ROLL, damage, data["attacker"], gain))
+        for roll, rolled, roller, gain in rolls:
+            if not rolled["fatigue_faces"]:
+                options.append(
+                    FatigueOption(
+                        f"{index}:{roll}", index, roll, roller, rolled["successes"], **gain
+                    )
+                )
+    return options
+
+
+@dataclass
+class _Revision:
+    """What resolving an attack again needs, and the damage dice it used up."""
+
+    data: dict
+    house: aethoria.AethoriaHouseRules
+    force: int
+    vitalite: int
+    armour: tuple[aethoria.ArmourPiece, ...]
+    bag: DiceBag
+    damage_faces: tuple[int, ...] | None
+    damage_faces_used: bool = False
+
+    def take_damage_dice(self, count: int, label: str) -> tuple[int, ...]:
+        self.damage_faces_used = True
+        return self.bag.take(self.damage_faces, count, D10, "damage_faces", label)
+
+
+def _revise_blow(
+    revision: _Revision, index: int, roll: str, extra: tuple[int, ...]
+) -> tuple[dict, int]:
+    """The blow with fatigue dice added to one of its rolls and resolved again, and the
+    change in the attacker's damage fatigue dice paid (negative: given back)."""
+    blow = revision.data["blows"][index]
+    attack = roll_from_json(blow["attack"])
+    defence = roll_from_json(blow["defence"]) if blow["defence"] else None
+    damage = roll_from_json(blow["damage"]) if blow["damage"] else None
+    if roll == ATTACK_ROLL:
+        attack = aethoria.add_fatigue_dice(attack, extra)
+    elif roll == DEFENCE_ROLL:
+        defence = aethoria.add_fatigue_dice(defence, extra)
+    else:
+        damage = aethoria.add_fatigue_dice(damage, extra)
+    outcome = attack_outcome(
+        attack.successes,
+        defence.successes if defence else 0,
+        location_face=blow["outcome"]["location_face"],
+        ranged=revision.data["ranged"],
+        covered=revision.data["covered"],
+        convert=revision.data.get("convert", True),
+        house=revision.house,
+    )
+    row = {k: v for k, v in blow.items() if k != "pv"}
+    row.update(
+        attack=roll_json(attack),
+        defence={**blow["defence"], **roll_json(defence)} if defence else None,
+        outcome=asdict(outcome),
+        damage=None,
+        severe=aethoria.NO_EFFECT,
+    )
+    if not outcome.lands or outcome.hits_obstacle:
+        # No damage roll any more: its fatigue dice ("if it lands") are not paid.
+        return row, -len(damage.fatigue_faces) if damage else 0
+    damage, paid = _revised_damage(revision, index, damage, outcome)
+    result = aethoria.resolve_damage(
+        damage,
+        rd=aethoria.location_rd(revision.armour, outcome.location, revision.house),
+        target_vitalite=revision.vitalite,
+        location=outcome.location,
+        house=revision.house,
+    )
+    row.update(damage={**roll_json(damage), **asdict(result)}, severe=result.severe_effect)
+    return row, paid
+
+
+def _revised_damage(
+    revision: _Revision, index: int, old: aethoria.PoolResult | None, outcome
+) -> tuple[aethoria.PoolResult, int]:
+    """The damage roll with the blow's new bonus dice, and the fatigue dice it newly pays."""
+    blow = revision.data["blows"][index]
+    if old is None:
+        # The blow lands now: its damage is rolled now, with the fatigue dice declared
+        # before the attack "if it lands" (first blow only), typed after the others.
+        declared = revision.data.get("damage_fatigue", 0) if index == 0 else 0
+        weapon = aethoria.AethoriaWeapon(
+            dice=blow["weapon"]["damage_dice"], fixed=blow["weapon"]["damage_fixed"]
+        )
+        spec = aethoria.damage_roll(
+            weapon, revision.force, outcome.bonus_dice, second_weapon=blow["second_weapon"]
+        )
+        label = gettext("Dégâts (dés de l'arme, bonus puis fatigue)")
+        faces = revision.take_damage_dice(spec.dice + declared, label)
+        return aethoria.roll_pool(spec, faces[: spec.dice], faces[spec.dice :]), declared
+    weapon_dice = old.spec.dice - blow["outcome"]["bonus_dice"]
+    spec = replace(old.spec, dice=weapon_dice + outcome.bonus_dice)
+    # Fewer bonus dice: the last faces go (the bonus dice come after the weapon's).
+    faces = old.faces[: spec.dice]
+    if len(faces) < spec.dice:
+        label = gettext("Dés de dégâts bonus en plus")
+        faces += revision.take_damage_dice(spec.dice - len(faces), label)
+    timing = old.fatigue_timing or aethoria.BEFORE
+    return aethoria.roll_pool(spec, faces, old.fatigue_faces, fatigue_timing=timing), 0
+
+
+def _pv_chain(blows: list[dict], pv_before_attack: int) -> int:
+    """Write each landed blow's PV before and after; the PV after the attack."""
+    pv = pv_before_attack
+    for blow in blows:
+        if blow["damage"]:
+            blow["pv"] = {"before": pv, "after": pv - blow["damage"]["damage"]}
+            pv -= blow["damage"]["damage"]
+    return pv
+
+
+def _dealt(blows: list[dict]) -> int:
+    return sum(blow["damage"]["damage"] for blow in blows if blow["damage"])
+
+
+@transaction.atomic
+def aethoria_attack_fatigue_after(
+    *,
+    encounter_id: int,
+    version: int | None,
+    by,
+    event_id: int,
+    roll: str,
+    count: int,
+    faces: tuple[int, ...] | None = None,
+    damage_faces: tuple[int, ...] | None = None,
+) -> Event:
+    """Fatigue dice added after seeing one roll of the last attack (attack, defence or
+    damage, of either blow): paid by whoever rolled it, and the attack resolved again —
+    net successes, landing, bonus damage dice, damage, RD, PV and the severe effect."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.RUNNING, Status.PAUSED)
+    latest = attack_fatigue_candidate(latest_step(encounter))
+    if latest is None or latest.pk != event_id:
+        raise EncounterError(
+            gettext("Trop tard : les dés de fatigue s'ajoutent à la dernière attaque."), "roll"
+        )
+    option = next((o for o in attack_fatigue_options(latest.data) if o.value == roll), None)
+    if option is None:
+        raise EncounterError(
+            gettext("Ce jet a déjà ses dés de fatigue : ils se décident une seule fois."), "roll"
+        )
+    if count not in FATIGUE_COUNTS:
+        raise EncounterError(gettext("De 1 à 3 dés de fatigue."), "count")
+    house = encounter.campaign.house()
+    attacker = _combatant(encounter, latest.actor_id)
+    target = _combatant(encounter, latest.target_id)
+    a_sheet, t_sheet = load_sheet(attacker), load_sheet(target)
+    bag = DiceBag()
+    extra = bag.take(faces, count, D10, "faces", gettext("Dés de fatigue"))
+    revision = _Revision(
+        latest.data, house, a_sheet.force, t_sheet.vitalite, armour_of(t_sheet), bag, damage_faces
+    )
+    try:
+        row, paid = _revise_blow(revision, option.blow, option.roll, extra)
+    except RulesError as error:
+        raise _rules(error, "faces") from error
+    if damage_faces and not revision.damage_faces_used:
+        raise EncounterError(
+            gettext("Aucun dé de dégâts à lancer en plus : laissez ce champ vide."),
+            "damage_faces",
+        )
+    blows = [dict(blow) for blow in latest.data["blows"]]
+    blows[option.blow] = row
+    a_pools, t_pools = _revised_pools(
+        a_sheet.pools(house), t_sheet.pools(house), option.roll, count, paid
+    )
+    pv_before_attack = t_pools.pv + _dealt(latest.data["blows"])
+    t_pools = replace(t_pools, pv=_pv_chain(blows, pv_before_attack))
+    step = Step(
+        encounter,
+        ATTACK_FATIGUE_EVENT,
+        by,
+        actor=attacker,
+        target=target,
+        dice=bag.source,
+        public=latest.public,
+    )
+    _set_pools(step, a_sheet, a_pools)
+    _set_pools(step, t_sheet, t_pools)
+    return step.commit(
+        {
+            **latest.data,
+            "of": latest.data["of"] if latest.kind == ATTACK_FATIGUE_EVENT else latest.sequence,
+            "blow": option.blow,
+            "roll": option.roll,
+            "roller": option.roller,
+            "count": count,
+            "blows": blows,
+            "dead": aethoria.condition(t_pools.pv, t_sheet.vitalite, house) == aethoria.DEAD,
+            "out": t_pools.pv <= 0,
+        }
+    )
+
+
+def _revised_pools(a_pools, t_pools, roll: str, count: int, paid: int):
+    """Whoever rolled pays the fatigue dice (all physical: Adresse, Force, esquive and
+    parade); the attacker pays, or gets back, the damage fatigue dice of a changed landing."""
+    try:
+        if roll == DEFENCE_ROLL:
+            t_pools, _delta = aethoria.spend_fatigue(t_pools, aethoria.PHYSICAL, count)
+        else:
+            a_pools, _delta = aethoria.spend_fatigue(a_pools, aethoria.PHYSICAL, count)
+        if paid > 0:
+            a_pools, _delta = aethoria.spend_fatigue(a_pools, aethoria.PHYSICAL, paid)
+        elif paid < 0:
+            a_pools = aethoria.apply_delta(a_pools, aethoria.PoolDelta(physical=-paid))
+    except RulesError as error:
+        raise _rules(error, "count") from error
+    return a_pools, t_pools

@@ -15,6 +15,8 @@ from . import aethoria_services as svc
 from . import console
 from .access import get_encounter_for_user
 from .aethoria_forms import (
+    AethoriaAimLostForm,
+    AethoriaAttackFatigueForm,
     AethoriaAttackForm,
     AethoriaEffectForm,
     AethoriaFatigueForm,
@@ -70,7 +72,7 @@ def _act(request, encounter: Encounter, key: str, form, call: Callable[[dict], o
 
 
 STALE = "Quelqu'un a agi entre-temps : la console a été actualisée, vérifiez puis recommencez."
-SMALL_FORMS = {"aethoria_fatigue", "aethoria_effect", "aethoria_fire"}
+SMALL_FORMS = {"aethoria_fatigue", "aethoria_effect", "aethoria_fire", "aethoria_aim_lost"}
 
 
 def _odds(request, partial: str, form) -> TemplateResponse:
@@ -143,9 +145,24 @@ def aethoria_special(request: HtmxHttpRequest, encounter_id: int):
             description=data.get("description", ""),
             trigger=data.get("trigger", ""),
             note=data.get("note", ""),
+            prepared_kind=data.get("prepared_kind") or svc.PREPARED_ATTACK,
         )
 
     return _act(request, encounter, "aethoria_special", form, call)
+
+
+@require_POST
+def aethoria_aim_lost(request: HtmxHttpRequest, encounter_id: int):
+    """Viser: the watched target got out of reach, the aim bonus is lost."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = AethoriaAimLostForm(request.POST)
+    return _act(
+        request,
+        encounter,
+        "aethoria_aim_lost",
+        form,
+        lambda base: svc.aethoria_lose_aim(**base, combatant_id=form.cleaned_data["combatant"]),
+    )
 
 
 @require_POST
@@ -184,28 +201,42 @@ def aethoria_effect(request: HtmxHttpRequest, encounter_id: int):
 # --- Spells, tests, fatigue after the roll ---------------------------------------------------
 
 
-def _spell_form(encounter: Encounter, data) -> AethoriaSpellForm | None:
+def _spell_form(encounter: Encounter, data) -> tuple[str, AethoriaSpellForm | None]:
+    """The acting combatant's spell form, or the one of a doué firing its prepared spell
+    when the data names it."""
     combatants, acting = _people(encounter)
+    fired = fired_combatant(encounter, combatants)
+    if (
+        fired is not None
+        and svc.fired_kind(fired) == svc.PREPARED_SPELL
+        and data.get("caster") == str(fired.pk)
+    ):
+        return "aethoria_fired_spell", AethoriaSpellForm(
+            data, encounter=encounter, caster=fired, combatants=combatants, fired=True
+        )
     if acting is None:
-        return None
-    return AethoriaSpellForm(data, encounter=encounter, caster=acting, combatants=combatants)
+        return "aethoria_spell", None
+    return "aethoria_spell", AethoriaSpellForm(
+        data, encounter=encounter, caster=acting, combatants=combatants
+    )
 
 
 @require_GET
 def aethoria_spell_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    return _odds(request, "aethoria-spell-odds", _spell_form(encounter, request.GET))
+    _, form = _spell_form(encounter, request.GET)
+    return _odds(request, "aethoria-spell-odds", form)
 
 
 @require_POST
 def aethoria_spell(request: HtmxHttpRequest, encounter_id: int):
-    """A doué casts a spell as its action."""
+    """A doué casts a spell as its action (or as the prepared action just fired)."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    form = _spell_form(encounter, request.POST)
+    key, form = _spell_form(encounter, request.POST)
     return _act(
         request,
         encounter,
-        "aethoria_spell",
+        key,
         form,
         lambda base: svc.aethoria_spell(
             **base,
@@ -265,6 +296,30 @@ def aethoria_fatigue(request: HtmxHttpRequest, encounter_id: int):
     )
 
 
+@require_POST
+def aethoria_attack_fatigue(request: HtmxHttpRequest, encounter_id: int):
+    """Fatigue dice decided after seeing a roll of the last attack: it is resolved again."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    event = svc.attack_fatigue_candidate(svc.latest_step(encounter))
+    if event is None:
+        too_late = _("Trop tard : les dés de fatigue s'ajoutent à la dernière attaque.")
+        return _refused(request, encounter, EncounterError(too_late))
+    form = AethoriaAttackFatigueForm(request.POST, event=event)
+
+    def call(base):
+        data = form.cleaned_data
+        return svc.aethoria_attack_fatigue_after(
+            **base,
+            event_id=data["event"],
+            roll=data["roll"],
+            count=data["count"],
+            faces=data["faces"],
+            damage_faces=data["damage_faces"],
+        )
+
+    return _act(request, encounter, "aethoria_attack_fatigue", form, call)
+
+
 P = "<int:encounter_id>/aethoria/"
 urlpatterns = [
     path(f"{P}attaque/", aethoria_attack, name="aethoria_attack"),
@@ -277,4 +332,6 @@ urlpatterns = [
     path(f"{P}test/", aethoria_test, name="aethoria_test"),
     path(f"{P}test/cotes/", aethoria_test_odds, name="aethoria_test_odds"),
     path(f"{P}fatigue/", aethoria_fatigue, name="aethoria_fatigue"),
+    path(f"{P}attaque/fatigue/", aethoria_attack_fatigue, name="aethoria_attack_fatigue"),
+    path(f"{P}viser/hors-d-atteinte/", aethoria_aim_lost, name="aethoria_aim_lost"),
 ]

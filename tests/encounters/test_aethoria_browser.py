@@ -52,3 +52,33 @@ def test_gm_attacks_with_physical_dice_and_confirms_the_bleeding(open_page):  # 
     console.locator(".severe-effect").get_by_role("button", name="Confirmer").click()
     expect(console.locator(".combatants")).to_contain_text("saigne")
     assert not console.console_errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_gm_adds_fatigue_dice_after_a_missed_attack_roll(open_page):  # noqa: F811
+    campaign = campaign_with_gm("aethoria")
+    gm = campaign.memberships.get().user
+    ysolde = aethoria_fighter(campaign, "Ysolde", owner=add_player(campaign))
+    brandon = aethoria_fighter(campaign, "Brandon")
+    encounter = Encounter.objects.create(campaign=campaign, name="Au gué")
+    combatants = services.combatants_add(encounter_id=encounter.pk, characters=[ysolde, brandon])
+    faces = {c.pk: face for c, face in zip(combatants, (18, 9), strict=True)}
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm, initiative=faces)
+
+    console = open_page(TABLET, f"/rencontres/{encounter.pk}/")
+    log_in(console, gm)
+    console.locator("#aethoria-attack summary", has_text="Dés physiques").click()
+    console.get_by_label("d10 d'attaque", exact=True).fill("7 8 9 9")
+    console.get_by_label("d20 de localisation", exact=True).fill("12")
+    console.get_by_role("button", name="Lancer l'attaque").click()
+    expect(console.locator(".log-lines")).to_contain_text("raté")
+    card = console.locator("#aethoria-attack-fatigue")
+    expect(card).to_contain_text("chance de toucher")
+    card.get_by_label("Dés de fatigue", exact=True).select_option("2")
+    card.get_by_label("d10 de fatigue (dés physiques, sinon vide)").fill("1 3")
+    card.get_by_label("d10 de dégâts en plus", exact=False).fill("1 4 9")
+    screenshot(console, "aethoria-console-fatigue-after-tablet")
+    card.get_by_role("button", name="Ajouter les dés").click()
+    expect(console.locator(".log-lines")).to_contain_text("ajoute 2 dés de fatigue")
+    expect(console.locator(".severe-effect")).to_be_visible()
+    assert not console.console_errors
