@@ -99,8 +99,53 @@ def test_encounter_budgets(client, production_rendering):
         f"\ncpu time: bare view {cpu_hello:.2f} ms | attack step {cpu_step:.2f} ms "
         f"= {cpu_step / cpu_hello:.1f}x"
     )
+    floor = median_ms(lambda: client.get(f"/bench/queries/{step_count}/"))
+    print(
+        f"\nfloor: {step_count} trivial ORM reads and nothing else {floor:.2f} ms "
+        f"= {floor / hello:.1f}x the bare view"
+    )
     print(
         f"\nbare view {hello:.2f} ms | idle check {idle:.2f} ms = {idle / hello:.1f}x "
         f"({idle_count} queries) | attack step (20 combatants, 500+ log lines) "
         f"{step:.2f} ms = {step / hello:.1f}x ({step_count} queries)"
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.urls("tests.bench.urls")
+def test_aethoria_attack_step(client, production_rendering):
+    """The same budget for an Aethoria attack (20 combatants, 500 log lines). Its answer is
+    still the whole console; each timed attack is undone, untimed, so the next one may act."""
+    from tests.encounters.test_aethoria_console import _fight
+
+    encounter = _fight(client, 20, 500)
+    hello = median_ms(lambda: client.get("/bench/hello/"))
+    attacker = encounter.combatants.order_by("position").first()
+    target = encounter.combatants.order_by("position")[1]
+    attack_url = reverse("encounters:aethoria_attack", args=[encounter.pk])
+    undo_url = reverse("encounters:undo", args=[encounter.pk])
+    payload = {
+        "attacker": attacker.pk,
+        "target": target.pk,
+        "mode": "attack",
+        "weapon": attacker.character.aethoria.weapons.first().pk,
+        "defence": "dodge",
+    }
+
+    def version():
+        return Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
+
+    samples = []
+    for round_ in range(60):
+        data = {**payload, "version": version()}
+        start = time.perf_counter()
+        response = client.post(attack_url, data, **HTMX)
+        elapsed = time.perf_counter() - start
+        assert response.status_code == 200 and "field-error" not in response.text
+        if round_ >= 10:  # warm-up first
+            samples.append(elapsed)
+        client.post(undo_url, {"version": version()}, **HTMX)
+    step = statistics.median(samples) * 1000
+    print(
+        f"\nAethoria attack step (20 combatants, 500+ log lines) {step:.2f} ms = {step / hello:.1f}x"
     )
