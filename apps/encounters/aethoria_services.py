@@ -26,7 +26,13 @@ from apps.rules.errors import RulesError
 from .fighters import is_dead, is_out
 from .models import Combatant, DiceSource, Encounter, Event, Status
 from .services import _combatant, _combatants, acting_combatant, aethoria_turn_state
-from .steps import EncounterError, Step, lock_encounter, require_status
+from .steps import (
+    EncounterError,
+    Step,
+    lock_and_refresh_pools,
+    lock_encounter,
+    require_status,
+)
 
 ATTACK_EVENT = "aethoria_attack"
 TEST_EVENT = "aethoria_test"
@@ -707,12 +713,20 @@ def aethoria_attack(
     by,
     choice: AttackChoice,
     faces: tuple[BlowFaces, ...] = (),
+    combatants: list[Combatant] | None = None,
 ) -> Event:
     """The acting combatant (or one firing its prepared action) attacks: attack roll and hit
-    location, the defender's roll, net successes, damage against the location's RD, PV."""
-    encounter = lock_encounter(encounter_id, version)
+    location, the defender's roll, net successes, damage against the location's RD, PV.
+
+    ``combatants`` may be the fight as the console's form loaded it (as for an EW attack):
+    the two fighters' pools are read again under the lock, and the list is updated in place.
+    """
+    # Only the two fighters involved are locked (and read again): the others are not touched.
+    encounter = lock_encounter(encounter_id, version, fighters=False)
     require_status(encounter, Status.RUNNING)
-    combatants = _combatants(encounter)
+    if combatants is None:
+        combatants = _combatants(encounter)
+    lock_and_refresh_pools(encounter, combatants, choice.attacker_id, choice.target_id)
     _check_actor(encounter, combatants, choice.attacker_id)
     plan = plan_attack(encounter, choice, combatants)
     house = encounter.campaign.house()

@@ -30,7 +30,7 @@ from .forms import add_encounter_error
 from .models import Encounter
 from .services import acting_combatant
 from .steps import EncounterError, StaleVersion
-from .views import _refused, _respond
+from .views import _refused, _respond, _respond_step
 
 ODDS = "encounters/_aethoria_odds.html"
 
@@ -40,9 +40,18 @@ def _people(encounter: Encounter):
     return combatants, acting_combatant(encounter, combatants)
 
 
-def _act(request, encounter: Encounter, key: str, form, call: Callable[[dict], object]):
+def _act(
+    request,
+    encounter: Encounter,
+    key: str,
+    form,
+    call: Callable[[dict], object],
+    fight: list | None = None,
+):
     """Validate the form, run the step, answer with the console (the form and its message
-    when refused; 409 when someone acted first)."""
+    when refused; 409 when someone acted first). ``fight``: the combatants the step was
+    given and updated in place: the answer is then only what the step changed, built from
+    them without loading the fight again."""
     if form is None:
         return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
     posted = request.POST.get("version")
@@ -53,7 +62,7 @@ def _act(request, encounter: Encounter, key: str, form, call: Callable[[dict], o
     if not form.is_valid():
         return _respond(request, encounter, forms={key: form})
     try:
-        call(
+        event = call(
             {
                 "encounter_id": encounter.pk,
                 "version": form.cleaned_data["version"],
@@ -68,6 +77,8 @@ def _act(request, encounter: Encounter, key: str, form, call: Callable[[dict], o
             return _refused(request, encounter, error)
         add_encounter_error(form, error)
         return _respond(request, encounter, forms={key: form})
+    if fight is not None:
+        return _respond_step(request, encounter, event, fight)
     return _respond(request, encounter)
 
 
@@ -119,7 +130,10 @@ def aethoria_attack(request: HtmxHttpRequest, encounter_id: int):
         encounter,
         key,
         form,
-        lambda base: svc.aethoria_attack(**base, choice=form.choice(), faces=form.faces()),
+        lambda base: svc.aethoria_attack(
+            **base, choice=form.choice(), faces=form.faces(), combatants=form.combatants
+        ),
+        fight=form.combatants if form is not None else None,
     )
 
 

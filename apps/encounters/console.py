@@ -136,8 +136,17 @@ def log_lines(encounter: Encounter) -> list[LogLine]:
     return [LogLine(event, describe(event)) for event in events]
 
 
-def console_context(request, encounter: Encounter, *, forms: dict | None = None) -> dict:
-    """Everything the GM's console shows."""
+def console_context(
+    request,
+    encounter: Encounter,
+    *,
+    forms: dict | None = None,
+    combatants: list | None = None,
+    step: Event | None = None,
+) -> dict:
+    """Everything the GM's console shows. ``combatants``: the fight, with every sheet's gear,
+    as a step just left it in memory (else it is loaded). ``step``: only what that step just
+    changed is wanted — its log line and the rows of its actor and target."""
     from .forms import (
         AddCombatantsForm,
         AwardXpForm,
@@ -148,7 +157,8 @@ def console_context(request, encounter: Encounter, *, forms: dict | None = None)
     )
 
     house = encounter.campaign.house()
-    combatants = load_combatants(encounter)
+    if combatants is None:
+        combatants = load_combatants(encounter)
     acting = acting_combatant(encounter, combatants)
     forms = dict(forms or {})
     initial = {"version": encounter.version}
@@ -189,28 +199,36 @@ def console_context(request, encounter: Encounter, *, forms: dict | None = None)
     attack_form = forms.get("ew_attack")
     if attack_form is not None and not attack_form.is_bound and len(combatants) > 1:
         attack_plan = _default_attack_plan(encounter, acting, combatants)
-    lines = log_lines(encounter)
-    last_undoable = next(
-        (
-            line.event
-            for line in lines
-            if line.event.kind not in NOT_UNDOABLE and not line.event.undone
-        ),
-        None,
-    )
+    if step is not None:
+        # The step just made can be undone; a new step leaves nothing to redo.
+        lines, last_undoable, redo = [LogLine(step, describe(step))], step, None
+    else:
+        lines = log_lines(encounter)
+        last_undoable = next(
+            (
+                line.event
+                for line in lines
+                if line.event.kind not in NOT_UNDOABLE and not line.event.undone
+            ),
+            None,
+        )
+        redo = (
+            redoable_event(encounter)
+            if encounter.status in (Status.RUNNING, Status.PAUSED)
+            else None
+        )
+    only = {step.actor_id, step.target_id} if step is not None else None
     return {
         "encounter": encounter,
         "campaign": encounter.campaign,
         "house": house,
         "combatants": combatants,
-        "rows": rows_for(encounter, combatants, house),
+        "rows": rows_for(encounter, combatants, house, only=only),
         "acting": acting,
         "forms": forms,
         "log": lines,
         "can_undo": last_undoable is not None,
-        "can_redo": redoable_event(encounter) is not None
-        if encounter.status in (Status.RUNNING, Status.PAUSED)
-        else False,
+        "can_redo": redo is not None,
         "rescuable": _rescuable(lines),
         "attack_plan": attack_plan,
         "live_url": reverse("encounters:changes", args=[encounter.pk]),

@@ -21,7 +21,13 @@ from apps.rules.errors import RulesError
 from .fighters import is_dead, is_out
 from .models import Combatant, DiceSource, Encounter, Event, Status
 from .services import _combatant, _combatants, acting_combatant
-from .steps import EncounterError, Step, lock_encounter, lock_sheets, require_status
+from .steps import (
+    EncounterError,
+    Step,
+    lock_and_refresh_pools,
+    lock_encounter,
+    require_status,
+)
 
 
 def rules_weapon(weapon) -> ew.EwWeapon:
@@ -229,7 +235,7 @@ def ew_attack(
     require_status(encounter, Status.RUNNING)
     if combatants is None:
         combatants = _combatants(encounter)
-    _lock_and_refresh(encounter, combatants, choice.attacker_id, choice.target_id)
+    lock_and_refresh_pools(encounter, combatants, choice.attacker_id, choice.target_id)
     acting = acting_combatant(encounter, combatants)
     if acting is None or acting.pk != choice.attacker_id:
         raise EncounterError(_("Ce n'est pas son tour d'agir."), "attacker")
@@ -285,23 +291,6 @@ def ew_attack(
             "rescuable": not result.to_hit.success and plan.attacker.character.is_pc,
         }
     )
-
-
-# The pool fields a player can change from their own sheet while a fight runs.
-SHEET_POOLS = ("superficial_left", "lethal_left", "eclat", "eclat_max")
-
-
-def _lock_and_refresh(encounter: Encounter, combatants: Sequence[Combatant], *pks: int) -> None:
-    """Lock the sheets of the combatants involved and re-read their pools: a player may have
-    spent éclat from their sheet since the form was loaded, which leaves the encounter's
-    version alone. Their round state needs no re-read: only steps change it, and the version
-    checked under the lock proves that no step happened since."""
-    involved = {c.character_id: c for c in combatants if c.pk in pks}
-    fresh = lock_sheets(encounter, list(involved), SHEET_POOLS)
-    for character_id, values in fresh.items():
-        sheet = involved[character_id].character.ew
-        for name, value in values.items():
-            setattr(sheet, name, value)
 
 
 def apply_ew_damage(step: Step, target: Combatant, superficial: int, lethal: int):

@@ -39,7 +39,7 @@ def lock_encounter(
 ) -> Encounter:
     """The encounter, locked until the transaction ends; refuses a stale version. With
     ``fighters``, every fighter's character and sheet are locked too (``lock_fighters``); a
-    step that touches only a few of them may lock just those with ``lock_sheets``."""
+    step that touches only a few of them locks just those (``lock_and_refresh_pools``)."""
     encounter = (
         Encounter.objects.select_for_update(of=("self",))
         .select_related("campaign")
@@ -71,6 +71,28 @@ def lock_sheets(encounter: Encounter, character_ids, fields: tuple[str, ...]) ->
         "character__id", *fields
     )
     return {sheet.character_id: {name: getattr(sheet, name) for name in fields} for sheet in sheets}
+
+
+# The pool fields of each system's sheet that a player can change from their own sheet
+# while a fight runs (spending éclat or fatigue), which leaves the encounter's version alone.
+SHEET_POOLS = {
+    True: ("superficial_left", "lethal_left", "eclat", "eclat_max"),
+    False: ("pv", "fatigue_physical", "fatigue_mental"),
+}
+
+
+def lock_and_refresh_pools(encounter: Encounter, combatants, *pks: int) -> None:
+    """Lock the sheets of the combatants ``pks`` among those loaded and read their pools
+    again. Their round or turn state needs no re-read: only steps change it, and the version
+    checked under the encounter's lock proves that no step happened since they were loaded."""
+    is_ew = encounter.campaign.is_ew
+    involved = {c.character_id: c for c in combatants if c.pk in pks}
+    fresh = lock_sheets(encounter, list(involved), SHEET_POOLS[is_ew])
+    for character_id, values in fresh.items():
+        character = involved[character_id].character
+        sheet = character.ew if is_ew else character.aethoria
+        for name, value in values.items():
+            setattr(sheet, name, value)
 
 
 def _sheets_for_update(encounter: Encounter, **where) -> models.QuerySet:

@@ -90,19 +90,36 @@ def encounter_create(request: HtmxHttpRequest, campaign_id: int):
 # --- Actions ---------------------------------------------------------------------------------
 
 
-def _respond(request, encounter: Encounter, *, forms: dict | None = None, status: int = 200):
+def _respond(
+    request,
+    encounter: Encounter,
+    *,
+    forms: dict | None = None,
+    status: int = 200,
+    combatants: list | None = None,
+):
     """Re-render the console (htmx) or go back to it. No "encounter-changed" event: the
     console listens to it and would fetch itself again; other screens learn of the change
-    through their idle check."""
+    through their idle check. ``combatants``: the fight as the step left it in memory."""
     if not request.htmx:
         return redirect("encounters:console", encounter.pk)
     encounter.refresh_from_db()
     return TemplateResponse(
         request,
         f"{CONSOLE}#console",
-        console_context(request, encounter, forms=forms),
+        console_context(request, encounter, forms=forms, combatants=combatants),
         status=status,
     )
+
+
+def _respond_step(request, encounter: Encounter, event, combatants: list):
+    """Answer a step with what it changed, out of band: its two rows, its log line, undo and
+    redo, and the actions panel. ``combatants``: the fight as the step left it in memory."""
+    if not request.htmx:
+        return redirect("encounters:console", encounter.pk)
+    encounter = event.encounter  # the step's locked instance: version, round, turn are new
+    context = console_context(request, encounter, combatants=combatants, step=event)
+    return reswap(TemplateResponse(request, f"{CONSOLE}#step-update", context), "none")
 
 
 def _respond_attack(request, encounter: Encounter, event, form):

@@ -171,3 +171,30 @@ def test_cibler_location_odds_are_exact_and_sum_to_one():
     assert chances["head"] == 1 - Fraction(18, 20) ** 2
     assert sum(chances.values()) == 1
     assert cibler_probabilities(DEFAULT_HOUSE_RULES, "")["torso"] == Fraction(8, 20)
+
+
+def _attack_queries(client, encounter) -> int:
+    attacker, target = encounter.combatants.order_by("position")[:2]
+    data = {
+        "version": Encounter.objects.get(pk=encounter.pk).version,
+        "attacker": attacker.pk,
+        "target": target.pk,
+        "mode": "attack",
+        "weapon": attacker.character.aethoria.weapons.first().pk,
+        "defence": "dodge",
+    }
+    url = reverse("encounters:aethoria_attack", args=[encounter.pk])
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(url, data, **HTMX)
+    assert response.status_code == 200 and "field-error" not in response.text
+    assert encounter.events.filter(kind="aethoria_attack", undone=False).exists()
+    return len(queries)
+
+
+def test_an_attack_runs_the_same_queries_whatever_the_size_of_the_fight(client, monkeypatch):
+    # The step reuses the fight its form loaded, and its answer reuses it again. Every die
+    # shows 1, so both fights' attacks end alike (what is shown after depends on it).
+    monkeypatch.setattr("apps.rules.dice.secrets.randbelow", lambda sides: 0)
+    small = _attack_queries(client, _fight(client, 3, 5))
+    assert _attack_queries(client, _fight(client, 20, 500)) == small
+    assert small < 30, small

@@ -71,7 +71,9 @@ def start(table, ysolde_face=15, brandon_face=5):
 
 
 def weapon(table, name):
-    return table[name].aethoria.weapons.first()
+    # Their first weapon, by creation: weapons sort by name, and factory names ("Arme 10"
+    # before "Arme 9") would pick a weapon given later in the test once enough exist.
+    return table[name].aethoria.weapons.order_by("pk").first()
 
 
 def give_weapon(character, rank: int = 4, **kwargs):
