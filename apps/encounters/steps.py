@@ -76,8 +76,8 @@ def lock_sheets(encounter: Encounter, character_ids, fields: tuple[str, ...]) ->
 # The pool fields of each system's sheet that a player can change from their own sheet
 # while a fight runs (spending éclat or fatigue), which leaves the encounter's version alone.
 SHEET_POOLS = {
-    True: ("superficial_left", "lethal_left", "eclat", "eclat_max"),
-    False: ("pv", "fatigue_physical", "fatigue_mental"),
+    "ew": ("superficial_left", "lethal_left", "eclat", "eclat_max"),
+    "aethoria": ("pv", "fatigue_physical", "fatigue_mental"),
 }
 
 
@@ -85,12 +85,11 @@ def lock_and_refresh_pools(encounter: Encounter, combatants, *pks: int) -> None:
     """Lock the sheets of the combatants ``pks`` among those loaded and read their pools
     again. Their round or turn state needs no re-read: only steps change it, and the version
     checked under the encounter's lock proves that no step happened since they were loaded."""
-    is_ew = encounter.campaign.is_ew
+    system = encounter.campaign.system
     involved = {c.character_id: c for c in combatants if c.pk in pks}
-    fresh = lock_sheets(encounter, list(involved), SHEET_POOLS[is_ew])
+    fresh = lock_sheets(encounter, list(involved), SHEET_POOLS[system])
     for character_id, values in fresh.items():
-        character = involved[character_id].character
-        sheet = character.ew if is_ew else character.aethoria
+        sheet = getattr(involved[character_id].character, system)  # .ew or .aethoria
         for name, value in values.items():
             setattr(sheet, name, value)
 
