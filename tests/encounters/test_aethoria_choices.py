@@ -12,6 +12,7 @@ from tests.encounters.test_aethoria_support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
     attack,
     errors,
+    last,
     post,
     snapshot,
     start,
@@ -20,10 +21,6 @@ from tests.encounters.test_aethoria_support import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def last(table, kind):
-    return table["encounter"].events.filter(kind=kind).order_by("-sequence").first()
 
 
 def console(table):

@@ -8,6 +8,7 @@ from tests.encounters.test_aethoria_support import (
     attack,
     errors,
     give_weapon,
+    last,
     post,
     snapshot,
     start,
@@ -16,10 +17,6 @@ from tests.encounters.test_aethoria_support import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def last(table, kind):
-    return table["encounter"].events.filter(kind=kind).order_by("-sequence").first()
 
 
 def pv(table, name):

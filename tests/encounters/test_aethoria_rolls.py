@@ -8,6 +8,7 @@ from tests.encounters.factories import aethoria_fighter
 from tests.encounters.test_aethoria_support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
     errors,
+    last,
     post,
     snapshot,
     start,
@@ -42,10 +43,6 @@ def start_with_mage(table):
 
 def sheet(character) -> AethoriaSheet:
     return AethoriaSheet.objects.get(pk=character.pk)
-
-
-def last(table, kind):
-    return table["encounter"].events.filter(kind=kind).order_by("-sequence").first()
 
 
 def test_spell_with_an_erys_burn_costs_fatigue_and_pv(table, mage):

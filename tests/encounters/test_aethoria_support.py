@@ -70,6 +70,11 @@ def start(table, ysolde_face=15, brandon_face=5):
     return y, b
 
 
+def last(table, kind):
+    """The latest event of that kind."""
+    return table["encounter"].events.filter(kind=kind).order_by("-sequence").first()
+
+
 def weapon(table, name):
     # Their first weapon, by creation: weapons sort by name, and factory names ("Arme 10"
     # before "Arme 9") would pick a weapon given later in the test once enough exist.
