@@ -64,6 +64,9 @@ def attack_data(encounter):
         ("ew_attack_odds", "get"),
         ("ew_attack", "post"),
         ("next_turn", "post"),
+        ("undo", "post"),
+        ("pause", "post"),
+        ("ew_test_odds", "get"),
     ],
 )
 def test_queries_do_not_grow_with_combatants_or_log_lines(client, name, method):
