@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.refusals import rules_message
 from apps.rules import aethoria, ew
 from apps.rules.errors import RulesError
 
@@ -209,7 +210,9 @@ class HouseRulesForm(forms.Form):
         try:
             self.house = self.rules_class.from_dict(data)
         except RulesError as error:
-            self.add_error(error.field if error.field in self.fields else None, error.message)
+            self.add_error(
+                error.field if error.field in self.fields else None, rules_message(error)
+            )
         return cleaned
 
 
@@ -245,5 +248,5 @@ class ResolutionGridForm(forms.Form):
         try:
             self.house = ew.EwHouseRules.from_dict(data)
         except RulesError as error:
-            self.add_error(None, error.message)
+            self.add_error(None, rules_message(error))
         return cleaned

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.campaigns.models import Campaign
 from apps.compendium import models as compendium
+from apps.core.refusals import rules_message
 from apps.rules import aethoria, ew
 from apps.rules.errors import RulesError
 
@@ -53,13 +54,14 @@ class CreationForm(forms.Form):
     def add_problems(self, problems) -> None:
         for problem in problems:
             slot = self.slot_for(problem.field)
+            message = rules_message(problem)
             if slot in self.group_slots:
-                self.group_errors[slot].append(problem.message)
-                self.add_error(None, problem.message)
+                self.group_errors[slot].append(message)
+                self.add_error(None, message)
             elif slot is not None and slot not in self.errors:
-                self.add_error(slot, problem.message)
+                self.add_error(slot, message)
             elif slot is None:
-                self.add_error(None, problem.message)
+                self.add_error(None, message)
 
     def error_slots(self) -> list[tuple[str, list[str]]]:
         """Every input's error slot with its messages, for the out-of-band refresh while the

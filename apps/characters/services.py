@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
 from apps.campaigns.models import Campaign, LogEntry, LogKind
+from apps.core.refusals import rules_message
 from apps.rules import aethoria, ew
 from apps.rules.errors import (
     InvalidCharacteristic,
@@ -174,7 +175,7 @@ class AethoriaChoices:
                     getattr(self, name), name, exceptional=self.exceptional
                 )
             except InvalidCharacteristic as error:
-                problems.append(ew.Problem(name, error.code, error.message))
+                problems.append(ew.Problem(name, error.code, rules_message(error)))
         if self.magic_type == MagicType.NONE:
             if self.pouvoir not in (0, None):
                 problems.append(
@@ -190,7 +191,7 @@ class AethoriaChoices:
             try:
                 aethoria.check_characteristic(self.pouvoir, "pouvoir", exceptional=self.exceptional)
             except InvalidCharacteristic as error:
-                problems.append(ew.Problem("pouvoir", error.code, error.message))
+                problems.append(ew.Problem("pouvoir", error.code, rules_message(error)))
             if self.magic_type == MagicType.DOUE and self.domain is None:
                 problems.append(
                     ew.Problem(
@@ -206,7 +207,9 @@ class AethoriaChoices:
                 aethoria.check_skill_rank(rank, f"skills.{index}")
             except InvalidSkillRank as error:
                 problems.append(
-                    ew.Problem(f"skill_{skill.pk}", error.code, f"{skill.name} : {error.message}")
+                    ew.Problem(
+                        f"skill_{skill.pk}", error.code, f"{skill.name} : {rules_message(error)}"
+                    )
                 )
         return problems
 
@@ -704,7 +707,7 @@ def xp_spend_undo(*, entry: XpEntry, by: User) -> XpEntry:
     try:
         _apply(sheet, record, -1)
     except RulesError as error:
-        raise InvalidImprovement(error.message, field="entry") from error
+        raise InvalidImprovement(error.template, field="entry", params=error.params) from error
     refund = XpEntry.objects.create(
         character=character,
         kind=XpKind.REFUND,

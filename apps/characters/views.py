@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.campaigns.access import get_campaign_for_user
 from apps.campaigns.models import Role
 from apps.core.http import HtmxHttpRequest
+from apps.core.refusals import rules_message
 from apps.rules import aethoria, ew
 from apps.rules.errors import InvalidCreation, RulesError
 
@@ -234,9 +235,10 @@ def _sheet_response(request: HtmxHttpRequest, character: Character, form_name: s
 
 def _refused(request, character, form, form_name, error: RulesError, field: str):
     """A rules refusal: the message next to the field, nothing changed."""
-    form.add_error(field if field in form.fields else None, error.message)
+    message = rules_message(error)
+    form.add_error(field if field in form.fields else None, message)
     if not request.htmx:
-        messages.error(request, error.message)
+        messages.error(request, message)
     return _sheet_response(request, character, form_name, form)
 
 
@@ -411,7 +413,7 @@ def xp_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
                 character=character, improvement=form.cleaned_data["improvement"], by=request.user
             )
         except RulesError as error:
-            form.add_error("improvement", error.message)
+            form.add_error("improvement", rules_message(error))
         else:
             messages.success(request, _("Amélioration achetée."))
             return redirect("characters:detail", character.pk)
@@ -433,7 +435,7 @@ def xp_undo(request: HtmxHttpRequest, character_id: int, entry_id: int) -> HttpR
     try:
         services.xp_spend_undo(entry=entry, by=request.user)
     except RulesError as error:
-        messages.error(request, error.message)
+        messages.error(request, rules_message(error))
     else:
         messages.success(request, _("Dépense annulée, XP rendus."))
     return _sheet_response(request, character)

@@ -8,28 +8,29 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+# The words of the default hit-location table; a GM's own locations are shown as typed.
 LOCATIONS = {
-    "head": "à la tête",
-    "torso": "au torse",
-    "right_arm": "au bras droit",
-    "left_arm": "au bras gauche",
-    "right_leg": "à la jambe droite",
-    "left_leg": "à la jambe gauche",
+    "head": gettext_noop("à la tête"),
+    "torso": gettext_noop("au torse"),
+    "right_arm": gettext_noop("au bras droit"),
+    "left_arm": gettext_noop("au bras gauche"),
+    "right_leg": gettext_noop("à la jambe droite"),
+    "left_leg": gettext_noop("à la jambe gauche"),
 }
 WORDS = {
-    "head": "tête",
-    "torso": "torse",
-    "right_arm": "bras droit",
-    "left_arm": "bras gauche",
-    "right_leg": "jambe droite",
-    "left_leg": "jambe gauche",
+    "head": gettext_noop("tête"),
+    "torso": gettext_noop("torse"),
+    "right_arm": gettext_noop("bras droit"),
+    "left_arm": gettext_noop("bras gauche"),
+    "right_leg": gettext_noop("jambe droite"),
+    "left_leg": gettext_noop("jambe gauche"),
 }
 DEFENCES = {"dodge": "esquive", "parry": "parade"}
 EFFECTS = {"bleeding": "saignement", "fracture": "fracture", "instant_death": "mort instantanée"}
-MODES = {"cibler": "cible", "double": "attaque double"}
+MODES = {"cibler": gettext_noop("cible"), "double": gettext_noop("attaque double")}
 ACTIONS = {
-    "defense": "se met en défense (+1 défense)",
-    "move": "se déplace",
+    "defense": gettext_noop("se met en défense (+1 défense)"),
+    "move": gettext_noop("se déplace"),
 }
 PREPARED = {
     "attack": gettext_noop("une attaque"),
@@ -40,7 +41,14 @@ RANGES = {"short": "courte", "medium": "moyenne", "long": "longue", "extreme": "
 
 
 def _at(location: str) -> str:
-    return _(LOCATIONS.get(location, "à " + location.replace("_", " ")))
+    if location in LOCATIONS:
+        return _(LOCATIONS[location])
+    return _("à %(location)s") % {"location": location.replace("_", " ")}
+
+
+def location_words(location: str) -> str:
+    """A hit location in the viewer's language ("bras droit", "right arm")."""
+    return _(WORDS[location]) if location in WORDS else location.replace("_", " ")
 
 
 def _successes(n: int) -> str:

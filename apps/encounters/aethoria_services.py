@@ -19,10 +19,12 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext
 
 from apps.characters.models import AethoriaSkillRank
+from apps.core.refusals import rules_message
 from apps.rules import aethoria
 from apps.rules.dice import D10, D20, SecureDice, check_faces
 from apps.rules.errors import RulesError
 
+from .aethoria_log import WORDS, location_words
 from .fighters import is_dead, is_out
 from .models import Combatant, DiceSource, Encounter, Event, Status
 from .services import _combatant, _combatants, acting_combatant, aethoria_turn_state
@@ -70,7 +72,7 @@ PREPARED_KINDS = (PREPARED_ATTACK, PREPARED_SPELL, PREPARED_OTHER)
 
 
 def _rules(error: RulesError, field: str | None = None) -> EncounterError:
-    return EncounterError(error.message, field or error.field)
+    return EncounterError(rules_message(error), field or error.field)
 
 
 # --- Reading a combatant ---------------------------------------------------------------------
@@ -100,7 +102,7 @@ def weapon_of(sheet, weapon_id: int | None, field: str = "weapon"):
     for weapon in sheet.weapons.all():
         if weapon.pk == weapon_id:
             return weapon
-    raise EncounterError("Cette arme n'est pas dans son équipement.", field)
+    raise EncounterError(gettext("Cette arme n'est pas dans son équipement."), field)
 
 
 def armour_of(sheet) -> tuple[aethoria.ArmourPiece, ...]:
@@ -176,7 +178,11 @@ class DiceBag:
             raise _rules(error, field) from error
         if len(faces) != count:
             raise EncounterError(
-                f"{label} : il faut exactement {count} d{sides} (reçu : {len(faces)}).", field
+                gettext(
+                    "%(label)s : il faut exactement %(count)s d%(sides)s (reçu : %(received)s)."
+                )
+                % {"label": label, "count": count, "sides": sides, "received": len(faces)},
+                field,
             )
         self.typed += 1
         return faces
@@ -319,7 +325,7 @@ def _pick(encounter, combatants, combatant_id, field):
         for combatant in combatants:
             if combatant.pk == combatant_id:
                 return combatant
-        raise EncounterError("Ce combattant ne fait pas partie de la rencontre.", field)
+        raise EncounterError(gettext("Ce combattant ne fait pas partie de la rencontre."), field)
     try:
         return _combatant(encounter, combatant_id)
     except EncounterError as error:
@@ -332,14 +338,16 @@ def _parry_item(sheet, parry_with: str, field: str) -> tuple[aethoria.AethoriaWe
     parade = rank_of(sheet, kind="parry")
     if parry_with == SHIELD:
         if sheet.shield is None:
-            raise EncounterError("Le défenseur n'a pas de bouclier.", field)
+            raise EncounterError(gettext("Le défenseur n'a pas de bouclier."), field)
         return sheet.shield.as_rules_weapon(), sheet.shield.name, parade
     try:
         weapon = weapon_of(sheet, int(parry_with), field)
     except (TypeError, ValueError):
-        raise EncounterError("Choisissez l'arme ou le bouclier qui pare.", field) from None
+        raise EncounterError(gettext("Choisissez l'arme ou le bouclier qui pare."), field) from None
     if weapon.parry_value is None:
-        raise EncounterError(f"{weapon.name} ne permet pas de parer.", field)
+        raise EncounterError(
+            gettext("%(name)s ne permet pas de parer.") % {"name": weapon.name}, field
+        )
     return (
         weapon.as_rules_weapon(),
         weapon.name,
@@ -378,9 +386,9 @@ def _defence(
             field=field,
         )
     except RulesError as error:
-        message = error.message
+        message = rules_message(error)
         if error.field == "rank":
-            message = f"Défense : {message}"
+            message = gettext("Défense : %(message)s") % {"message": message}
         raise EncounterError(message, "defence" if field == "parry_with" else "defence2") from error
 
 
@@ -466,20 +474,26 @@ def plan_attack(
     attacker = _pick(encounter, combatants, choice.attacker_id, "attacker")
     target = _pick(encounter, combatants, choice.target_id, "target")
     if attacker.pk == target.pk:
-        raise EncounterError("Un combattant ne s'attaque pas lui-même.", "target")
+        raise EncounterError(gettext("Un combattant ne s'attaque pas lui-même."), "target")
     if is_out(attacker, house):
-        raise EncounterError(f"{attacker.character.name} est hors de combat.", "attacker")
+        raise EncounterError(
+            gettext("%(name)s est hors de combat.") % {"name": attacker.character.name}, "attacker"
+        )
     if is_dead(target, house):
-        raise EncounterError(f"{target.character.name} est déjà mort.", "target")
+        raise EncounterError(
+            gettext("%(name)s est déjà mort.") % {"name": target.character.name}, "target"
+        )
     if choice.mode not in MODES:
-        raise EncounterError("Mode d'attaque inconnu.", "mode")
+        raise EncounterError(gettext("Mode d'attaque inconnu."), "mode")
     convert = converts(choice.extra_successes, house)
     a_sheet, t_sheet = load_sheet(attacker), load_sheet(target)
     first = weapon_of(a_sheet, choice.weapon_id)
     weapons = [first]
     if choice.mode == DOUBLE:
         if not choice.second_weapon_id or choice.second_weapon_id == choice.weapon_id:
-            raise EncounterError("L'attaque double demande une seconde arme.", "second_weapon")
+            raise EncounterError(
+                gettext("L'attaque double demande une seconde arme."), "second_weapon"
+            )
         weapons.append(weapon_of(a_sheet, choice.second_weapon_id, "second_weapon"))
     rules_weapons = [w.as_rules_weapon() for w in weapons]
     ranged = first.is_ranged
@@ -493,7 +507,9 @@ def plan_attack(
         if choice.mode == DOUBLE:
             aethoria.check_double_attack(rules_weapons)
             if any(w.ranged for w in rules_weapons):
-                raise EncounterError("L'attaque double se fait avec deux armes de mêlée.", "weapon")
+                raise EncounterError(
+                    gettext("L'attaque double se fait avec deux armes de mêlée."), "weapon"
+                )
         fired = has_fired(encounter, attacker, PREPARED_ATTACK)
         state = aethoria_turn_state(attacker)
         if fired:
@@ -505,7 +521,7 @@ def plan_attack(
             attacker_state = turn_state_after(attacker, after)
         if ranged and (choice.defence != NO_DEFENCE):
             raise EncounterError(
-                "La cible d'une attaque à distance ne peut pas se défendre.", "defence"
+                gettext("La cible d'une attaque à distance ne peut pas se défendre."), "defence"
             )
         used = sum(d != NO_DEFENCE for d in defences)
         target_state = None
@@ -513,7 +529,9 @@ def plan_attack(
         if used:
             if is_out(target, house):
                 raise EncounterError(
-                    f"{target.character.name} est hors de combat : pas de défense.", "defence"
+                    gettext("%(name)s est hors de combat : pas de défense.")
+                    % {"name": target.character.name},
+                    "defence",
                 )
             t_state = aethoria_turn_state(target)
             if choice.mode == DOUBLE:
@@ -526,7 +544,8 @@ def plan_attack(
                 maluses = (plan.first_malus, plan.second_malus)
                 if defences == (PARRY, PARRY) and choice.parry_with == choice.parry_with2:
                     raise EncounterError(
-                        "Parer les deux coups demande deux objets différents.", "parry_with2"
+                        gettext("Parer les deux coups demande deux objets différents."),
+                        "parry_with2",
                     )
             t_after = t_state.use_defences(used)
             target_state = turn_state_after(target, t_after)
@@ -591,7 +610,8 @@ def plan_attack(
             )
         if choice.defence_fatigue and blows[0].defence is None:
             raise EncounterError(
-                "Pas de défense choisie : pas de dés de fatigue de défense.", "defence_fatigue"
+                gettext("Pas de défense choisie : pas de dés de fatigue de défense."),
+                "defence_fatigue",
             )
         # Each roll's fatigue is decided once; the pool must be able to pay them all.
         pools = a_sheet.pools(house)
@@ -603,7 +623,7 @@ def plan_attack(
                 try:
                     pools, _ = aethoria.spend_fatigue(pools, aethoria.PHYSICAL, count)
                 except RulesError as error:
-                    raise EncounterError(error.message, field) from error
+                    raise EncounterError(rules_message(error), field) from error
         if choice.defence_fatigue:
             try:
                 aethoria.spend_fatigue(
@@ -611,7 +631,9 @@ def plan_attack(
                 )
             except RulesError as error:
                 raise EncounterError(
-                    f"{target.character.name} : {error.message}", "defence_fatigue"
+                    gettext("%(name)s : %(message)s")
+                    % {"name": target.character.name, "message": rules_message(error)},
+                    "defence_fatigue",
                 ) from error
     except RulesError as error:
         field = error.field
@@ -619,7 +641,7 @@ def plan_attack(
             field = rank_field
         elif field in ("defences",):
             field = "defence"
-        raise EncounterError(error.message, field) from error
+        raise EncounterError(rules_message(error), field) from error
     return AttackPlan(
         attacker=attacker,
         target=target,
@@ -702,7 +724,7 @@ def _check_actor(
     fired = next((c for c in combatants if c.pk == combatant_id), None)
     if fired is not None and has_fired(encounter, fired, kind):
         return
-    raise EncounterError("Ce n'est pas son tour d'agir.", field)
+    raise EncounterError(gettext("Ce n'est pas son tour d'agir."), field)
 
 
 @transaction.atomic
@@ -751,7 +773,7 @@ def aethoria_attack(
             typed = faces[index] if index < len(faces) else BlowFaces()
             s = suffix[index]
             attack_faces = bag.take(
-                typed.attack, blow.attack.dice, D10, f"attack_faces{s}", "Attaque"
+                typed.attack, blow.attack.dice, D10, f"attack_faces{s}", gettext("Attaque")
             )
             fatigue_count = plan.fatigue if index == 0 else 0
             fatigue_faces = bag.take(
@@ -759,11 +781,11 @@ def aethoria_attack(
                 fatigue_count,
                 D10,
                 "fatigue_faces",
-                "Dés de fatigue",
+                gettext("Dés de fatigue"),
             )
             location_count = aethoria.CIBLER_LOCATION_DICE if plan.mode == CIBLER else 1
             location_faces = bag.take(
-                typed.location, location_count, D20, f"location_faces{s}", "Localisation"
+                typed.location, location_count, D20, f"location_faces{s}", gettext("Localisation")
             )
             if plan.mode == CIBLER:
                 location_face = _cibler_keep(location_faces, plan, house)
@@ -772,11 +794,15 @@ def aethoria_attack(
             defence_faces: tuple[int, ...] = ()
             if blow.defence is not None:
                 defence_faces = bag.take(
-                    typed.defence, blow.defence.spec.dice, D10, f"defence_faces{s}", "Défense"
+                    typed.defence,
+                    blow.defence.spec.dice,
+                    D10,
+                    f"defence_faces{s}",
+                    gettext("Défense"),
                 )
             elif typed.defence:
                 raise EncounterError(
-                    "Pas de défense choisie : laissez ses dés vides.", f"defence_faces{s}"
+                    gettext("Pas de défense choisie : laissez ses dés vides."), f"defence_faces{s}"
                 )
             attack = aethoria.roll_pool(blow.attack, attack_faces, fatigue_faces)
             defence = None
@@ -787,7 +813,7 @@ def aethoria_attack(
                     extra,
                     D10,
                     "defence_fatigue_faces",
-                    "Dés de fatigue de la défense",
+                    gettext("Dés de fatigue de la défense"),
                 )
                 defence = aethoria.roll_pool(blow.defence.spec, defence_faces, extra_faces)
                 if extra:
@@ -828,9 +854,10 @@ def aethoria_attack(
                     second_weapon=blow.second_weapon,
                 )
                 label = (
-                    f"Dégâts ({blow.weapon.dice} de l'arme + {outcome.bonus_dice} bonus)"
+                    gettext("Dégâts (%(weapon)s de l'arme + %(bonus)s bonus)")
+                    % {"weapon": blow.weapon.dice, "bonus": outcome.bonus_dice}
                     if outcome.bonus_dice
-                    else "Dégâts"
+                    else gettext("Dégâts")
                 )
                 damage_faces = bag.take(typed.damage, spec.dice, D10, f"damage_faces{s}", label)
                 extra = plan.damage_fatigue if index == 0 else 0
@@ -839,7 +866,7 @@ def aethoria_attack(
                     extra,
                     D10,
                     "damage_fatigue_faces",
-                    "Dés de fatigue des dégâts",
+                    gettext("Dés de fatigue des dégâts"),
                 )
                 roll = aethoria.roll_pool(spec, damage_faces, extra_faces)
                 if extra:
@@ -943,15 +970,15 @@ def aethoria_effect(
     attack = encounter.events.filter(pk=event_id, kind=ATTACK_EVENT, undone=False).first()
     blows = current_blows(encounter, attack) if attack else []
     if attack is None or not 0 <= blow < len(blows):
-        raise EncounterError("Aucun effet grave à décider pour ce coup.", "event")
+        raise EncounterError(gettext("Aucun effet grave à décider pour ce coup."), "event")
     effect = blows[blow].get("severe", aethoria.NO_EFFECT)
     already = encounter.events.filter(
         kind=EFFECT_EVENT, undone=False, data__of=attack.sequence, data__blow=blow
     ).exists()
     if effect == aethoria.NO_EFFECT or already:
-        raise EncounterError("Cet effet a déjà été décidé.", "event")
+        raise EncounterError(gettext("Cet effet a déjà été décidé."), "event")
     if attack.target_id is None:
-        raise EncounterError("Ce combattant ne fait plus partie de la rencontre.", "event")
+        raise EncounterError(gettext("Ce combattant ne fait plus partie de la rencontre."), "event")
     target = _combatant(encounter, attack.target_id)
     house = encounter.campaign.house()
     location = blows[blow]["outcome"]["location"]
@@ -960,7 +987,8 @@ def aethoria_effect(
         if effect == aethoria.BLEEDING:
             step.set(target, "state", {**target.state, "bleeding": True})
         elif effect == aethoria.FRACTURE:
-            label = f"fracture : {location_words(location)}"
+            # Stored with the sheet's state, so written once, in French (the source language).
+            label = f"fracture : {WORDS.get(location, location.replace('_', ' '))}"
             effects = [*target.state.get("effects", []), {"kind": effect, "label": label}]
             step.set(target, "state", {**target.state, "effects": effects})
         elif effect == aethoria.INSTANT_DEATH:
@@ -989,20 +1017,6 @@ def current_blows(encounter: Encounter, attack: Event) -> list[dict]:
     return (revision or attack).data.get("blows", [])
 
 
-LOCATION_WORDS = {
-    "head": "tête",
-    "torso": "torse",
-    "right_arm": "bras droit",
-    "left_arm": "bras gauche",
-    "right_leg": "jambe droite",
-    "left_leg": "jambe gauche",
-}
-
-
-def location_words(location: str) -> str:
-    return LOCATION_WORDS.get(location, location.replace("_", " "))
-
-
 # --- Special actions and prepared actions ----------------------------------------------------
 
 
@@ -1026,20 +1040,22 @@ def aethoria_special(
     combatants = _combatants(encounter)
     acting = acting_combatant(encounter, combatants)
     if acting is None or acting.pk != combatant_id:
-        raise EncounterError("Ce n'est pas son tour d'agir.", "combatant")
+        raise EncounterError(gettext("Ce n'est pas son tour d'agir."), "combatant")
     if action not in SPECIAL_ACTIONS:
-        raise EncounterError("Action inconnue.", "action")
+        raise EncounterError(gettext("Action inconnue."), "action")
     target = None
     if action == aethoria.VISER:
         if not target_id:
-            raise EncounterError("Viser demande une cible à portée.", "target")
+            raise EncounterError(gettext("Viser demande une cible à portée."), "target")
         target = _pick(encounter, combatants, target_id, "target")
         if target.pk == acting.pk:
-            raise EncounterError("Un combattant ne se vise pas lui-même.", "target")
+            raise EncounterError(gettext("Un combattant ne se vise pas lui-même."), "target")
         if is_dead(target, encounter.campaign.house()):
-            raise EncounterError(f"{target.character.name} est déjà mort.", "target")
+            raise EncounterError(
+                gettext("%(name)s est déjà mort.") % {"name": target.character.name}, "target"
+            )
     if action == "other" and not note.strip():
-        raise EncounterError("Décrivez l'action.", "note")
+        raise EncounterError(gettext("Décrivez l'action."), "note")
     extra = {}
     if action == aethoria.PREPARER:
         extra["prepared_kind"] = _prepared_kind(acting, prepared_kind)
@@ -1088,7 +1104,10 @@ def aethoria_fire(*, encounter_id: int, version: int | None, by, combatant_id: i
     require_status(encounter, Status.RUNNING)
     combatant = _combatant(encounter, combatant_id)
     if is_out(combatant, encounter.campaign.house()):
-        raise EncounterError(f"{combatant.character.name} est hors de combat.", "combatant")
+        raise EncounterError(
+            gettext("%(name)s est hors de combat.") % {"name": combatant.character.name},
+            "combatant",
+        )
     try:
         after, prepared = aethoria_turn_state(combatant).fire_prepared()
     except RulesError as error:
@@ -1168,7 +1187,9 @@ def plan_spell(
     caster = _pick(encounter, combatants, choice.caster_id, "caster")
     sheet = load_sheet(caster)
     if is_out(caster, house):
-        raise EncounterError(f"{caster.character.name} est hors de combat.", "caster")
+        raise EncounterError(
+            gettext("%(name)s est hors de combat.") % {"name": caster.character.name}, "caster"
+        )
     fired = has_fired(encounter, caster, PREPARED_SPELL)
     try:
         if fired:
@@ -1195,7 +1216,7 @@ def plan_spell(
         cost = aethoria.spell_fatigue_cost(choice.invested, house)
     except RulesError as error:
         field = {"rank": "invested", "magic_type": "caster"}.get(error.field, error.field)
-        raise EncounterError(error.message, field) from error
+        raise EncounterError(rules_message(error), field) from error
     return SpellPlan(
         caster=caster,
         spec=spec,
@@ -1228,8 +1249,8 @@ def aethoria_spell(
     house = encounter.campaign.house()
     sheet = plan.caster.character.aethoria
     bag = DiceBag()
-    pool_faces = bag.take(faces, plan.spec.dice, D10, "faces", "Sort")
-    extra = bag.take(fatigue_faces, plan.fatigue, D10, "fatigue_faces", "Dés de fatigue")
+    pool_faces = bag.take(faces, plan.spec.dice, D10, "faces", gettext("Sort"))
+    extra = bag.take(fatigue_faces, plan.fatigue, D10, "fatigue_faces", gettext("Dés de fatigue"))
     pools, _ = _spend(sheet.pools(house), aethoria.MENTAL, plan.fatigue)
     try:
         roll = aethoria.roll_pool(plan.spec, pool_faces, extra)
@@ -1310,7 +1331,7 @@ def plan_test(
 
                 skill = AethoriaSkill.objects.filter(pk=skill_id).first()
                 if skill is None:
-                    raise EncounterError("Compétence inconnue.", "source")
+                    raise EncounterError(gettext("Compétence inconnue."), "source")
                 level = 0
             else:
                 skill, level = rank.skill, rank.rank
@@ -1327,7 +1348,9 @@ def plan_test(
         else:
             characteristic = choice.source
             if characteristic not in aethoria.CHARACTERISTICS:
-                raise EncounterError("Choisissez une compétence ou une caractéristique.", "source")
+                raise EncounterError(
+                    gettext("Choisissez une compétence ou une caractéristique."), "source"
+                )
             spec = aethoria.characteristic_roll(
                 characteristic,
                 getattr(sheet, characteristic),
@@ -1346,10 +1369,10 @@ def plan_test(
         field = {"rank": "source", "characteristic": "characteristic"}.get(error.field, error.field)
         if error.field in CHARACTERISTIC_FIELDS:
             field = "characteristic"
-        raise EncounterError(error.message, field) from error
+        raise EncounterError(rules_message(error), field) from error
     except ValueError:
         raise EncounterError(
-            "Choisissez une compétence ou une caractéristique.", "source"
+            gettext("Choisissez une compétence ou une caractéristique."), "source"
         ) from None
     return TestPlan(combatant, spec, what, characteristic, choice.fatigue, success, much_lower)
 
@@ -1374,8 +1397,8 @@ def aethoria_test(
     house = encounter.campaign.house()
     sheet = plan.combatant.character.aethoria
     bag = DiceBag()
-    pool_faces = bag.take(faces, plan.spec.dice, D10, "faces", "Test")
-    extra = bag.take(fatigue_faces, plan.fatigue, D10, "fatigue_faces", "Dés de fatigue")
+    pool_faces = bag.take(faces, plan.spec.dice, D10, "faces", gettext("Test"))
+    extra = bag.take(fatigue_faces, plan.fatigue, D10, "fatigue_faces", gettext("Dés de fatigue"))
     pools, _ = _spend(sheet.pools(house), plan.spec.fatigue, plan.fatigue)
     try:
         roll = aethoria.roll_pool(plan.spec, pool_faces, extra)
@@ -1439,7 +1462,8 @@ def aethoria_fatigue_after(
     roll_event = fatigue_after_candidate(encounter)
     if roll_event is None or roll_event.pk != event_id:
         raise EncounterError(
-            "Trop tard : les dés de fatigue s'ajoutent au dernier jet, une seule fois.", "event"
+            gettext("Trop tard : les dés de fatigue s'ajoutent au dernier jet, une seule fois."),
+            "event",
         )
     combatant = _combatant(encounter, roll_event.actor_id)
     house = encounter.campaign.house()
@@ -1447,8 +1471,8 @@ def aethoria_fatigue_after(
     original = roll_from_json(roll_event.data["roll"])
     bag = DiceBag()
     if not aethoria.FATIGUE_DICE_MIN <= count <= aethoria.FATIGUE_DICE_MAX:
-        raise EncounterError("De 1 à 3 dés de fatigue.", "count")
-    extra = bag.take(faces, count, D10, "fatigue_faces", "Dés de fatigue")
+        raise EncounterError(gettext("De 1 à 3 dés de fatigue."), "count")
+    extra = bag.take(faces, count, D10, "fatigue_faces", gettext("Dés de fatigue"))
     pools, _ = _spend(sheet.pools(house), original.spec.fatigue, count)
     try:
         roll = aethoria.add_fatigue_dice(original, extra)

@@ -14,6 +14,7 @@ from fractions import Fraction
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from apps.core.refusals import rules_message
 from apps.rules import ew
 from apps.rules.dice import SecureDice, check_d10, check_d20
 from apps.rules.errors import RulesError
@@ -175,7 +176,7 @@ def plan_attack(
             table=house.table,
         )
     except RulesError as error:
-        raise EncounterError(error.message, error.field) from error
+        raise EncounterError(rules_message(error), error.field) from error
     return AttackPlan(
         attacker=attacker,
         target=target,
@@ -208,7 +209,7 @@ def _faces(to_hit: int | None, damage: int | None) -> tuple[int, int, str]:
         if damage is not None:
             check_d10(damage, field="damage_face")
     except RulesError as error:
-        raise EncounterError(error.message, error.field) from error
+        raise EncounterError(rules_message(error), error.field) from error
     return to_hit, damage, DiceSource.PHYSICAL
 
 
@@ -257,7 +258,7 @@ def ew_attack(
             house=house,
         )
     except RulesError as error:
-        raise EncounterError(error.message, error.field) from error
+        raise EncounterError(rules_message(error), error.field) from error
     step = Step(
         encounter,
         "ew_attack",
@@ -334,7 +335,7 @@ def ew_stance(
         else:
             raise EncounterError(_("Posture inconnue."), "stance")
     except RulesError as error:
-        raise EncounterError(error.message, error.field) from error
+        raise EncounterError(rules_message(error), error.field) from error
     step = Step(encounter, "ew_stance", by, actor=combatant, public=not combatant.hidden)
     step.set(combatant, "state", asdict(after))
     return step.commit({"name": combatant.character.name, "stance": stance})
@@ -403,7 +404,7 @@ def plan_test(encounter: Encounter, choice: TestChoice) -> TestPlan:
     try:
         chance = ew.success_probability(na, nd, modifiers, house.table)
     except RulesError as error:
-        raise EncounterError(error.message, error.field) from error
+        raise EncounterError(rules_message(error), error.field) from error
     return TestPlan(combatant, opponent, na, nd, modifiers, chance)
 
 
@@ -422,7 +423,7 @@ def ew_test(
         result = ew.resolve_test(plan.na, plan.nd, roll, plan.modifiers, house.table)
     except RulesError as error:
         raise EncounterError(
-            error.message, "face" if error.field == "roll" else error.field
+            rules_message(error), "face" if error.field == "roll" else error.field
         ) from error
     step = Step(
         encounter,
@@ -464,7 +465,7 @@ def ew_eclat_rescue(
     try:
         rescued, spend = ew.rescue_with_eclat(ew.EwTestResult(**failed.data[key]), sheet.eclat)
     except RulesError as error:
-        raise EncounterError(error.message, error.field) from error
+        raise EncounterError(rules_message(error), error.field) from error
     step = Step(encounter, "ew_eclat", by, actor=combatant, public=failed.public)
     step.set(sheet, "eclat", spend.after)
     data = {"of": failed.sequence, "name": combatant.character.name, "result": asdict(rescued)}
@@ -485,7 +486,7 @@ def ew_eclat_rescue(
                 target_protection=protection(target),
             )
         except RulesError as error:
-            raise EncounterError(error.message, "damage_face") from error
+            raise EncounterError(rules_message(error), "damage_face") from error
         step.target = target
         data["target"] = target.character.name
         data["damage"] = asdict(damage)
@@ -507,7 +508,7 @@ def ew_coup_de_pouce(
     try:
         spend = ew.spend_coup_de_pouce(sheet.eclat, note)
     except RulesError as error:
-        raise EncounterError(error.message, error.field) from error
+        raise EncounterError(rules_message(error), error.field) from error
     step = Step(encounter, "ew_coup_de_pouce", by, actor=combatant, public=not combatant.hidden)
     step.set(sheet, "eclat", spend.after)
     return step.commit({"name": combatant.character.name, "note": spend.note})

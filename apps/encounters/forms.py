@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.rules import ew
@@ -37,6 +39,15 @@ def add_encounter_error(form: forms.Form, error: EncounterError) -> None:
     )
 
 
+def _face_range(sides: int) -> str:
+    return gettext("Un d%(sides)s donne de 1 à %(sides)s.") % {"sides": sides}
+
+
+# Forms are built at import time: the refusal is put in words when shown, in the viewer's
+# language (a gettext_lazy text formatted with % here would be French for everyone).
+face_range = lazy(_face_range, str)
+
+
 def optional_face(sides: int, label: str) -> forms.IntegerField:
     return forms.IntegerField(
         label=label,
@@ -45,8 +56,8 @@ def optional_face(sides: int, label: str) -> forms.IntegerField:
         max_value=sides,
         help_text=_("Vide : l'application lance le dé."),
         error_messages={
-            "min_value": _("Un d%(sides)s donne de 1 à %(sides)s.") % {"sides": sides},
-            "max_value": _("Un d%(sides)s donne de 1 à %(sides)s.") % {"sides": sides},
+            "min_value": face_range(sides),
+            "max_value": face_range(sides),
         },
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "face-input"}),
     )

@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 
 from apps.campaigns.models import Campaign, LogEntry, LogKind
 from apps.characters.models import AethoriaSkillRank, Character, EwSpecialtyRank
+from apps.core.refusals import rules_message
 from apps.rules import aethoria, ew
 from apps.rules.dice import SecureDice, check_d10, check_d20
 from apps.rules.errors import RulesError
@@ -261,7 +262,7 @@ def encounter_start(
     try:
         rolls = _roll_initiative(step, combatants, initiative)
     except RulesError as error:
-        raise EncounterError(error.message, error.field) from error
+        raise EncounterError(rules_message(error), error.field) from error
     for combatant in combatants:
         step.set(combatant, "state", fresh_state(encounter))
     step.set(encounter, "status", Status.RUNNING)

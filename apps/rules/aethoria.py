@@ -38,6 +38,7 @@ from apps.rules.errors import (
     InvalidValue,
     InvalidWeapon,
     RollNotAllowed,
+    fr,
 )
 from apps.rules.initiative import order_by_initiative
 
@@ -208,34 +209,34 @@ class AethoriaHouseRules:
     def __post_init__(self) -> None:
         bad = InvalidHouseRules
         small_ints = (
-            ("pv_multiplier", "Le multiplicateur de PV", 1, 10),
-            ("physical_fatigue_multiplier", "Le multiplicateur de fatigue physique", 1, 10),
-            ("mental_fatigue_multiplier", "Le multiplicateur de fatigue mentale", 1, 10),
-            ("much_lower_gap", "L'écart « très inférieur »", 1, 20),
-            ("parry_force_gap", "L'écart de Force empêchant la parade", 1, 20),
-            ("encumbered_dodge_malus", "Le malus d'esquive encombrée", -10, 0),
-            ("bleeding_factor", "Le seuil de saignement", 1, 10),
-            ("fracture_factor", "Le seuil de fracture", 1, 10),
-            ("instant_death_factor", "Le seuil de mort instantanée", 1, 10),
-            ("bleeding_pv_per_turn", "Les PV perdus par saignement", 0, 10),
-            ("death_threshold_factor", "Le seuil de mort", 0, 10),
-            ("fatigue_cost_divisor", "Le diviseur du coût en fatigue", 1, 20),
-            ("burn_pv_per_pouvoir", "Les PV perdus par point de Pouvoir brûlé", 0, 10),
+            ("pv_multiplier", fr("Le multiplicateur de PV"), 1, 10),
+            ("physical_fatigue_multiplier", fr("Le multiplicateur de fatigue physique"), 1, 10),
+            ("mental_fatigue_multiplier", fr("Le multiplicateur de fatigue mentale"), 1, 10),
+            ("much_lower_gap", fr("L'écart « très inférieur »"), 1, 20),
+            ("parry_force_gap", fr("L'écart de Force empêchant la parade"), 1, 20),
+            ("encumbered_dodge_malus", fr("Le malus d'esquive encombrée"), -10, 0),
+            ("bleeding_factor", fr("Le seuil de saignement"), 1, 10),
+            ("fracture_factor", fr("Le seuil de fracture"), 1, 10),
+            ("instant_death_factor", fr("Le seuil de mort instantanée"), 1, 10),
+            ("bleeding_pv_per_turn", fr("Les PV perdus par saignement"), 0, 10),
+            ("death_threshold_factor", fr("Le seuil de mort"), 0, 10),
+            ("fatigue_cost_divisor", fr("Le diviseur du coût en fatigue"), 1, 20),
+            ("burn_pv_per_pouvoir", fr("Les PV perdus par point de Pouvoir brûlé"), 0, 10),
         )
         for name, label, low, high in small_ints:
             require_int(getattr(self, name), field=name, label=label, low=low, high=high, error=bad)
         for name, label in (
-            ("initiative_ties_by_adresse", "Le départage par l'Adresse"),
-            ("initiative_reroll_each_round", "Relancer l'initiative à chaque round"),
-            ("armour_layers_stack", "Le cumul des armures"),
-            ("convert_extra_successes", "La conversion des réussites en dés"),
-            ("unpaid_fatigue_to_pv", "La fatigue impayée prise sur les PV"),
+            ("initiative_ties_by_adresse", fr("Le départage par l'Adresse")),
+            ("initiative_reroll_each_round", fr("Relancer l'initiative à chaque round")),
+            ("armour_layers_stack", fr("Le cumul des armures")),
+            ("convert_extra_successes", fr("La conversion des réussites en dés")),
+            ("unpaid_fatigue_to_pv", fr("La fatigue impayée prise sur les PV")),
         ):
             require_bool(getattr(self, name), field=name, label=label, error=bad)
         require_labelled_values(
             self.difficulty_ladder,
             field="difficulty_ladder",
-            label="L'échelle de difficulté",
+            label=fr("L'échelle de difficulté"),
             low=0,
             high=100,
             error=bad,
@@ -243,7 +244,7 @@ class AethoriaHouseRules:
         require_labelled_values(
             self.range_band_malus,
             field="range_band_malus",
-            label="Les malus de portée",
+            label=fr("Les malus de portée"),
             low=-20,
             high=20,
             error=bad,
@@ -251,15 +252,17 @@ class AethoriaHouseRules:
         _check_hit_locations(self.hit_locations)
         if not isinstance(self.instant_death_locations, tuple):
             raise bad(
-                "Les localisations mortelles doivent être une liste.",
+                fr("Les localisations mortelles doivent être une liste."),
                 field="instant_death_locations",
             )
         known = {location for _, _, location in self.hit_locations}
         for location in self.instant_death_locations:
             if location not in known:
                 raise bad(
-                    f"La localisation mortelle {location!r} n'est pas dans la table de "
-                    "localisation.",
+                    fr(
+                        "La localisation mortelle %(location)r n'est pas dans la table de "
+                        "localisation."
+                    ),
                     field="instant_death_locations",
                     params={"location": location},
                 )
@@ -276,9 +279,9 @@ class AethoriaHouseRules:
                 return malus
         bands = ", ".join(name for name, _ in self.range_band_malus)
         raise InvalidValue(
-            f"Portée inconnue : {band!r} (portées : {bands}).",
+            fr("Portée inconnue : %(band)r (portées : %(bands)s)."),
             field="range_band",
-            params={"band": band},
+            params={"band": band, "bands": bands},
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -296,7 +299,7 @@ class AethoriaHouseRules:
     def from_dict(cls, data: Mapping[str, Any]) -> AethoriaHouseRules:
         """Rebuild from `to_dict` output; unknown keys are ignored, missing ones take defaults."""
         if not isinstance(data, Mapping):
-            raise InvalidHouseRules("Les règles maison doivent être un dictionnaire.")
+            raise InvalidHouseRules(fr("Les règles maison doivent être un dictionnaire."))
         known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
         if "difficulty_ladder" in known:
             known["difficulty_ladder"] = tuples_from_json(
@@ -320,7 +323,7 @@ class AethoriaHouseRules:
             value = known["instant_death_locations"]
             if isinstance(value, str | bytes) or not isinstance(value, Iterable):
                 raise InvalidHouseRules(
-                    "Les localisations mortelles doivent être une liste.",
+                    fr("Les localisations mortelles doivent être une liste."),
                     field="instant_death_locations",
                 )
             known["instant_death_locations"] = tuple(value)
@@ -331,19 +334,21 @@ def _check_hit_locations(table: object) -> None:
     # The d20 must land somewhere, exactly once: ranges sorted, contiguous, covering 1..20.
     field_name = "hit_locations"
     if not isinstance(table, tuple) or not table:
-        raise InvalidHouseRules("La table de localisation est vide.", field=field_name)
+        raise InvalidHouseRules(fr("La table de localisation est vide."), field=field_name)
     expected_low = 1
     for entry in table:
         if not isinstance(entry, tuple) or len(entry) != 3:
             raise InvalidHouseRules(
-                "Chaque ligne de localisation est (de, à, localisation).", field=field_name
+                fr("Chaque ligne de localisation est (de, à, localisation)."), field=field_name
             )
         low, high, location = entry
-        require_text(location, field=field_name, label="La localisation", error=InvalidHouseRules)
+        require_text(
+            location, field=field_name, label=fr("La localisation"), error=InvalidHouseRules
+        )
         require_int(
             low,
             field=field_name,
-            label="Le début de plage",
+            label=fr("Le début de plage"),
             low=1,
             high=D20,
             error=InvalidHouseRules,
@@ -351,21 +356,24 @@ def _check_hit_locations(table: object) -> None:
         require_int(
             high,
             field=field_name,
-            label="La fin de plage",
+            label=fr("La fin de plage"),
             low=low,
             high=D20,
             error=InvalidHouseRules,
         )
         if low != expected_low:
             raise InvalidHouseRules(
-                f"La table de localisation doit couvrir 1 à 20 sans trou ni chevauchement "
-                f"(la plage de {location!r} commence à {low}, attendu {expected_low}).",
+                fr(
+                    "La table de localisation doit couvrir 1 à 20 sans trou ni chevauchement "
+                    "(la plage de %(location)r commence à %(low)s, attendu %(expected)s)."
+                ),
                 field=field_name,
+                params={"location": location, "low": low, "expected": expected_low},
             )
         expected_low = high + 1
     if expected_low != D20 + 1:
         raise InvalidHouseRules(
-            "La table de localisation doit couvrir 1 à 20 sans trou ni chevauchement.",
+            fr("La table de localisation doit couvrir 1 à 20 sans trou ni chevauchement."),
             field=field_name,
         )
 
@@ -393,7 +401,7 @@ def check_skill_rank(value: object, field_name: str = "rank") -> int:
     return require_int(
         value,
         field=field_name,
-        label="Le rang de compétence",
+        label=fr("Le rang de compétence"),
         low=SKILL_RANK_MIN,
         high=SKILL_RANK_MAX,
         error=InvalidSkillRank,
@@ -441,19 +449,21 @@ class AethoriaPools:
     mental: int
 
     def __post_init__(self) -> None:
-        require_int(self.pv_max, field="pv_max", label="Les PV maximum", low=1)
-        require_int(self.pv, field="pv", label="Les PV", high=self.pv_max)
-        require_int(self.physical_max, field="physical_max", label="La fatigue physique max", low=0)
+        require_int(self.pv_max, field="pv_max", label=fr("Les PV maximum"), low=1)
+        require_int(self.pv, field="pv", label=fr("Les PV"), high=self.pv_max)
+        require_int(
+            self.physical_max, field="physical_max", label=fr("La fatigue physique max"), low=0
+        )
         require_int(
             self.physical,
             field="physical",
-            label="La fatigue physique",
+            label=fr("La fatigue physique"),
             low=0,
             high=self.physical_max,
         )
-        require_int(self.mental_max, field="mental_max", label="La fatigue mentale max", low=0)
+        require_int(self.mental_max, field="mental_max", label=fr("La fatigue mentale max"), low=0)
         require_int(
-            self.mental, field="mental", label="La fatigue mentale", low=0, high=self.mental_max
+            self.mental, field="mental", label=fr("La fatigue mentale"), low=0, high=self.mental_max
         )
 
     @classmethod
@@ -471,7 +481,11 @@ class AethoriaPools:
     def fatigue(self, kind: str) -> int:
         """Points left in the physical or mental fatigue pool."""
         require_choice(
-            kind, FATIGUE_KINDS, field="fatigue_kind", label="La fatigue", error=InvalidFatigueSpend
+            kind,
+            FATIGUE_KINDS,
+            field="fatigue_kind",
+            label=fr("La fatigue"),
+            error=InvalidFatigueSpend,
         )
         return self.physical if kind == PHYSICAL else self.mental
 
@@ -500,15 +514,15 @@ def _shifted(pools: AethoriaPools, delta: PoolDelta, sign: int) -> AethoriaPools
     physical = pools.physical + sign * delta.physical
     mental = pools.mental + sign * delta.mental
     if pv > pools.pv_max or not 0 <= physical <= pools.physical_max:
-        raise InvalidDamage("Ce changement ne tient pas dans les réserves.", field="pools")
+        raise InvalidDamage(fr("Ce changement ne tient pas dans les réserves."), field="pools")
     if not 0 <= mental <= pools.mental_max:
-        raise InvalidDamage("Ce changement ne tient pas dans les réserves.", field="pools")
+        raise InvalidDamage(fr("Ce changement ne tient pas dans les réserves."), field="pools")
     return replace(pools, pv=pv, physical=physical, mental=mental)
 
 
 def condition(pv: int, vitalite: int, house: AethoriaHouseRules = DEFAULT_HOUSE_RULES) -> str:
     """standing, out (PV at 0 or below) or dead (PV at -Vitalité or below)."""
-    require_int(pv, field="pv", label="Les PV")
+    require_int(pv, field="pv", label=fr("Les PV"))
     v = check_characteristic(vitalite, "vitalite", exceptional=True)
     if pv <= -house.death_threshold_factor * v:
         return DEAD
@@ -519,7 +533,7 @@ def condition(pv: int, vitalite: int, house: AethoriaHouseRules = DEFAULT_HOUSE_
 
 def take_damage(pools: AethoriaPools, amount: int) -> tuple[AethoriaPools, PoolDelta]:
     """Remove PV (damage after armour, bleeding, burn...); PV may go below 0."""
-    require_int(amount, field="damage", label="Les dégâts", low=0, error=InvalidDamage)
+    require_int(amount, field="damage", label=fr("Les dégâts"), low=0, error=InvalidDamage)
     delta = PoolDelta(pv=-amount)
     return apply_delta(pools, delta), delta
 
@@ -536,7 +550,7 @@ def bleed(
 
 def _check_threshold(threshold: object, field_name: str = "threshold") -> int:
     # Any integer is meaningful: >= 10 every die succeeds, < 1 none does.
-    return require_int(threshold, field=field_name, label="Le seuil")
+    return require_int(threshold, field=field_name, label=fr("Le seuil"))
 
 
 def count_successes(faces: Sequence[int], threshold: int) -> int:
@@ -549,7 +563,7 @@ def count_successes(faces: Sequence[int], threshold: int) -> int:
 def _sum_dice_modifiers(modifiers: Iterable[int]) -> int:
     total = 0
     for m in modifiers:
-        total += require_int(m, field="modifiers", label="Un modificateur de dés")
+        total += require_int(m, field="modifiers", label=fr("Un modificateur de dés"))
     return total
 
 
@@ -558,7 +572,8 @@ def pool_size(rank: int, modifiers: Iterable[int] = (), *, rank_zero_allowed: bo
     check_skill_rank(rank)
     if rank == 0 and not rank_zero_allowed:
         raise RollNotAllowed(
-            "Rang 0 : le personnage ne peut pas tenter ce jet sans l'accord du MJ.", field="rank"
+            fr("Rang 0 : le personnage ne peut pas tenter ce jet sans l'accord du MJ."),
+            field="rank",
         )
     base = RANK_ZERO_DICE if rank == 0 else rank
     # A pool that drops to 0 dice is a rule of the game (it gives 0 successes), not a clamp.
@@ -576,11 +591,11 @@ class RollSpec:
     fixed: int = 0
 
     def __post_init__(self) -> None:
-        require_choice(self.kind, ROLL_KINDS, field="kind", label="Le type de jet")
+        require_choice(self.kind, ROLL_KINDS, field="kind", label=fr("Le type de jet"))
         check_dice_count(self.dice)
         _check_threshold(self.threshold)
-        require_choice(self.fatigue, FATIGUE_KINDS, field="fatigue", label="La fatigue")
-        require_int(self.fixed, field="fixed", label="La partie fixe", low=0)
+        require_choice(self.fatigue, FATIGUE_KINDS, field="fatigue", label=fr("La fatigue"))
+        require_int(self.fixed, field="fixed", label=fr("La partie fixe"), low=0)
 
 
 def fatigue_kind(characteristic: str) -> str:
@@ -589,7 +604,7 @@ def fatigue_kind(characteristic: str) -> str:
         characteristic,
         CHARACTERISTICS,
         field="characteristic",
-        label="La caractéristique",
+        label=fr("La caractéristique"),
         error=InvalidCharacteristic,
     )
     return FATIGUE_KIND_OF[characteristic]
@@ -630,7 +645,7 @@ def dodge_roll(
     house: AethoriaHouseRules = DEFAULT_HOUSE_RULES,
 ) -> RollSpec:
     """Dodge: esquive rank dice, threshold 6; fewer dice when encumbered."""
-    require_bool(encumbered, field="encumbered", label="Encombré")
+    require_bool(encumbered, field="encumbered", label=fr("Encombré"))
     extra = [house.encumbered_dodge_malus] if encumbered else []
     dice = pool_size(rank, [*modifiers, *extra], rank_zero_allowed=rank_zero_allowed)
     return RollSpec(DODGE, dice, DODGE_THRESHOLD, PHYSICAL)
@@ -644,10 +659,12 @@ def check_parry_allowed(
     d = check_characteristic(defender_force, "force", exceptional=True)
     if a >= d + house.parry_force_gap:
         raise InvalidDefence(
-            f"Parade impossible : la Force de l'attaquant ({a}) dépasse de {house.parry_force_gap} "
-            f"ou plus celle du défenseur ({d}). Il faut esquiver.",
+            fr(
+                "Parade impossible : la Force de l'attaquant (%(attacker_force)s) dépasse de "
+                "%(gap)s ou plus celle du défenseur (%(defender_force)s). Il faut esquiver."
+            ),
             field="defence",
-            params={"attacker_force": a, "defender_force": d},
+            params={"attacker_force": a, "defender_force": d, "gap": house.parry_force_gap},
         )
 
 
@@ -666,7 +683,7 @@ def parry_roll(
     require_int(
         parry_value,
         field="parry",
-        label="La valeur de parade",
+        label=fr("La valeur de parade"),
         low=0,
         high=D10,
         error=InvalidWeapon,
@@ -687,14 +704,18 @@ def attack_roll(
     house: AethoriaHouseRules = DEFAULT_HOUSE_RULES,
 ) -> RollSpec:
     """Attack: weapon skill under Adresse, with the action's, range's and aim's dice."""
-    require_choice(action, ATTACK_ACTIONS, field="action", label="L'action", error=InvalidAction)
+    require_choice(
+        action, ATTACK_ACTIONS, field="action", label=fr("L'action"), error=InvalidAction
+    )
     check_characteristic(adresse, "adresse", exceptional=True)
-    require_int(aim_bonus, field="aim_bonus", label="Le bonus de visée", low=0, high=VISER_BONUS)
+    require_int(
+        aim_bonus, field="aim_bonus", label=fr("Le bonus de visée"), low=0, high=VISER_BONUS
+    )
     extra = [ACTION_DICE.get(action, 0), aim_bonus]
     if range_band is not None:
         extra.append(house.range_malus(range_band))
     elif action == RANGED_ATTACK:
-        raise InvalidValue("Une attaque à distance demande une portée.", field="range_band")
+        raise InvalidValue(fr("Une attaque à distance demande une portée."), field="range_band")
     dice = pool_size(rank, [*modifiers, *extra], rank_zero_allowed=rank_zero_allowed)
     return RollSpec(ATTACK, dice, adresse, PHYSICAL)
 
@@ -724,7 +745,7 @@ def _check_fatigue_count(count: object) -> int:
     return require_int(
         count,
         field="fatigue",
-        label="Les dés de fatigue",
+        label=fr("Les dés de fatigue"),
         low=FATIGUE_DICE_MIN,
         high=FATIGUE_DICE_MAX,
         error=InvalidFatigueSpend,
@@ -748,7 +769,7 @@ def roll_pool(
         fatigue_timing,
         FATIGUE_TIMINGS,
         field="fatigue_timing",
-        label="Le moment de la dépense",
+        label=fr("Le moment de la dépense"),
         error=InvalidFatigueSpend,
     )
     return PoolResult(spec, checked, extra, fatigue_timing)
@@ -765,7 +786,7 @@ def add_fatigue_dice(result: PoolResult, fatigue_faces: Sequence[int]) -> PoolRe
     """Fatigue dice decided after seeing the roll; allowed once per roll."""
     if result.fatigue_faces:
         raise InvalidFatigueSpend(
-            "Les dés de fatigue se décident en une seule fois par jet.", field="fatigue"
+            fr("Les dés de fatigue se décident en une seule fois par jet."), field="fatigue"
         )
     extra = check_faces(fatigue_faces, D10, field="fatigue_faces")
     _check_fatigue_count(len(extra))
@@ -777,11 +798,13 @@ def spend_fatigue(pools: AethoriaPools, kind: str, count: int) -> tuple[Aethoria
     _check_fatigue_count(count)
     left = pools.fatigue(kind)
     if count > left:
-        name = "physique" if kind == PHYSICAL else "mentale"
+        message = (
+            fr("Fatigue physique insuffisante : %(asked)s demandé(s), %(left)s restant(s).")
+            if kind == PHYSICAL
+            else fr("Fatigue mentale insuffisante : %(asked)s demandé(s), %(left)s restant(s).")
+        )
         raise InvalidFatigueSpend(
-            f"Fatigue {name} insuffisante : {count} demandé(s), {left} restant(s).",
-            field="fatigue",
-            params={"kind": kind, "asked": count, "left": left},
+            message, field="fatigue", params={"kind": kind, "asked": count, "left": left}
         )
     delta = PoolDelta(physical=-count) if kind == PHYSICAL else PoolDelta(mental=-count)
     return apply_delta(pools, delta), delta
@@ -802,8 +825,8 @@ def judge(
     successes: int, difficulty: int, house: AethoriaHouseRules = DEFAULT_HOUSE_RULES
 ) -> Verdict:
     """Success iff successes >= difficulty; "much lower" iff successes <= difficulty - gap."""
-    require_int(successes, field="successes", label="Les réussites", low=0)
-    require_int(difficulty, field="difficulty", label="La difficulté", low=0)
+    require_int(successes, field="successes", label=fr("Les réussites"), low=0)
+    require_int(difficulty, field="difficulty", label=fr("La difficulté"), low=0)
     return Verdict(
         successes=successes,
         difficulty=difficulty,
@@ -829,7 +852,7 @@ class AethoriaInitiativeRoll:
         check_d20(self.roll, field="roll")
         check_characteristic(self.adresse, "adresse", exceptional=True)
         if not is_int(self.draw):
-            raise InvalidInitiative("Le tirage de départage doit être un entier.", field="draw")
+            raise InvalidInitiative(fr("Le tirage de départage doit être un entier."), field="draw")
 
 
 def initiative_order(
@@ -849,7 +872,7 @@ def initiative_roll_needed(
     round_number: int, house: AethoriaHouseRules = DEFAULT_HOUSE_RULES
 ) -> bool:
     """Initiative is rolled at round 1, and again each round only with the reroll option."""
-    require_int(round_number, field="round", label="Le numéro de round", low=1)
+    require_int(round_number, field="round", label=fr("Le numéro de round"), low=1)
     return round_number == 1 or house.initiative_reroll_each_round
 
 
@@ -907,9 +930,9 @@ class TurnState:
         magic_type: str = NO_MAGIC,
     ) -> tuple[TurnState, int]:
         """Take the turn's one action; returns the new state and the aim bonus it earns."""
-        require_choice(action, ACTIONS, field="action", label="L'action", error=InvalidAction)
+        require_choice(action, ACTIONS, field="action", label=fr("L'action"), error=InvalidAction)
         if self.acted:
-            raise InvalidAction("Ce personnage a déjà agi ce tour-ci.", field="action")
+            raise InvalidAction(fr("Ce personnage a déjà agi ce tour-ci."), field="action")
         if action == CAST:
             check_can_cast_in_combat(magic_type)
         bonus = self.aim_bonus(target) if action in ATTACK_ACTIONS else 0
@@ -917,16 +940,16 @@ class TurnState:
         after = replace(self, acted=True, aim_target=None, aim_ready=False)
         if action == VISER:
             if target is None:
-                raise InvalidAction("Viser demande une cible à portée.", field="target")
+                raise InvalidAction(fr("Viser demande une cible à portée."), field="target")
             after = replace(after, aim_target=target)
         elif action == DEFENSE:
             after = replace(after, defences=self.defences + DEFENCE_ACTION_EXTRA)
         elif action == PREPARER:
             what = require_text(
-                description, field="description", label="L'action préparée", error=InvalidAction
+                description, field="description", label=fr("L'action préparée"), error=InvalidAction
             )
             when = require_text(
-                trigger, field="trigger", label="Le déclencheur", error=InvalidAction
+                trigger, field="trigger", label=fr("Le déclencheur"), error=InvalidAction
             )
             after = replace(after, prepared=PreparedAction(what.strip(), when.strip()))
         return after, bonus
@@ -938,15 +961,15 @@ class TurnState:
     def fire_prepared(self) -> tuple[TurnState, PreparedAction]:
         """The trigger happened: the prepared action takes place now."""
         if self.prepared is None:
-            raise InvalidAction("Aucune action préparée.", field="prepared")
+            raise InvalidAction(fr("Aucune action préparée."), field="prepared")
         return replace(self, prepared=None), self.prepared
 
     def use_defences(self, count: int = 1) -> TurnState:
         """Spend defences (one per dodge or parry roll) until its next turn."""
-        require_int(count, field="defences", label="Les défenses", low=1, error=InvalidDefence)
+        require_int(count, field="defences", label=fr("Les défenses"), low=1, error=InvalidDefence)
         if count > self.defences:
             raise InvalidDefence(
-                f"Plus assez de défenses : {count} demandée(s), {self.defences} disponible(s).",
+                fr("Plus assez de défenses : %(asked)s demandée(s), %(left)s disponible(s)."),
                 field="defences",
                 params={"asked": count, "left": self.defences},
             )
@@ -956,13 +979,17 @@ class TurnState:
 def check_can_cast_in_combat(magic_type: str) -> None:
     """Only a doué can cast as a combat action (a marqué must pray for minutes first)."""
     require_choice(
-        magic_type, MAGIC_TYPES, field="magic_type", label="Le type de magie", error=InvalidSpell
+        magic_type,
+        MAGIC_TYPES,
+        field="magic_type",
+        label=fr("Le type de magie"),
+        error=InvalidSpell,
     )
     if magic_type == NO_MAGIC:
-        raise InvalidSpell("Ce personnage ne pratique pas la magie.", field="magic_type")
+        raise InvalidSpell(fr("Ce personnage ne pratique pas la magie."), field="magic_type")
     if magic_type == MARQUE:
         raise InvalidSpell(
-            "Un marqué doit prier plusieurs minutes en transe : pas de sort en combat.",
+            fr("Un marqué doit prier plusieurs minutes en transe : pas de sort en combat."),
             field="magic_type",
         )
 
@@ -984,14 +1011,21 @@ class AethoriaWeapon:
 
     def __post_init__(self) -> None:
         require_int(
-            self.dice, field="dice", label="Les dés de dégâts", low=0, high=50, error=InvalidWeapon
+            self.dice,
+            field="dice",
+            label=fr("Les dés de dégâts"),
+            low=0,
+            high=50,
+            error=InvalidWeapon,
         )
-        require_int(self.fixed, field="fixed", label="Les dégâts fixes", low=0, error=InvalidWeapon)
+        require_int(
+            self.fixed, field="fixed", label=fr("Les dégâts fixes"), low=0, error=InvalidWeapon
+        )
         if self.parry is not None:
             require_int(
                 self.parry,
                 field="parry",
-                label="La valeur de parade",
+                label=fr("La valeur de parade"),
                 low=0,
                 high=D10,
                 error=InvalidWeapon,
@@ -999,13 +1033,13 @@ class AethoriaWeapon:
         require_int(
             self.hands,
             field="hands",
-            label="Le nombre de mains",
+            label=fr("Le nombre de mains"),
             low=1,
             high=2,
             error=InvalidWeapon,
         )
-        require_bool(self.ranged, field="ranged", label="Arme à distance", error=InvalidWeapon)
-        require_bool(self.shield, field="shield", label="Bouclier", error=InvalidWeapon)
+        require_bool(self.ranged, field="ranged", label=fr("Arme à distance"), error=InvalidWeapon)
+        require_bool(self.shield, field="shield", label=fr("Bouclier"), error=InvalidWeapon)
 
     @classmethod
     def from_notation(cls, notation: str, **kwargs: Any) -> AethoriaWeapon:
@@ -1028,7 +1062,7 @@ def parse_damage(notation: str) -> tuple[int, int]:
     match = _DAMAGE_NOTATION.match(text)
     if match is None:
         raise InvalidWeapon(
-            f"Dégâts illisibles : {notation!r} (format attendu : « 4+4d », « 4d » ou « 3 »).",
+            fr("Dégâts illisibles : %(notation)r (format attendu : « 4+4d », « 4d » ou « 3 »)."),
             field="damage",
             params={"notation": notation},
         )
@@ -1047,7 +1081,7 @@ class ArmourPiece:
     locations: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        require_int(self.rd, field="rd", label="La RD", low=0)
+        require_int(self.rd, field="rd", label=fr("La RD"), low=0)
 
 
 def location_rd(
@@ -1067,7 +1101,7 @@ def check_location(location: str, house: AethoriaHouseRules = DEFAULT_HOUSE_RULE
     """Return `location` if the hit-location table knows it, else raise `InvalidLocation`."""
     if location not in house.locations:
         raise InvalidLocation(
-            f"Localisation inconnue : {location!r}.",
+            fr("Localisation inconnue : %(location)r."),
             field="location",
             params={"location": location},
         )
@@ -1089,7 +1123,7 @@ def cibler_location(faces: Sequence[int], chosen: int) -> int:
     require_int(
         chosen,
         field="chosen",
-        label="Le dé choisi",
+        label=fr("Le dé choisi"),
         low=0,
         high=len(checked) - 1,
         error=InvalidAction,
@@ -1117,7 +1151,7 @@ class AttackOutcome:
 
 def max_bonus_dice(net: int) -> int:
     """Damage dice that net successes can buy: each 2 successes beyond the first give 1 die."""
-    require_int(net, field="net", label="Les réussites nettes")
+    require_int(net, field="net", label=fr("Les réussites nettes"))
     return max(0, (net - 1) // EXTRA_SUCCESSES_PER_DIE)
 
 
@@ -1132,17 +1166,17 @@ def attack_outcome(
     house: AethoriaHouseRules = DEFAULT_HOUSE_RULES,
 ) -> AttackOutcome:
     """Net successes decide: >= 1 lands; extra successes become damage dice (GM's choice)."""
-    require_int(attack_successes, field="attack_successes", label="Les réussites", low=0)
+    require_int(attack_successes, field="attack_successes", label=fr("Les réussites"), low=0)
     require_int(
         defence_successes,
         field="defence_successes",
-        label="Les réussites de défense",
+        label=fr("Les réussites de défense"),
         low=0,
         error=InvalidDefence,
     )
     if ranged and defence_successes:
         raise InvalidDefence(
-            "La cible d'une attaque à distance ne peut pas se défendre.", field="defence"
+            fr("La cible d'une attaque à distance ne peut pas se défendre."), field="defence"
         )
     location = hit_location(location_face, house)
     covered_set = {check_location(c, house) for c in covered}
@@ -1154,7 +1188,7 @@ def attack_outcome(
     require_int(
         bonus_dice,
         field="bonus_dice",
-        label="Les dés de dégâts bonus",
+        label=fr("Les dés de dégâts bonus"),
         low=0,
         high=available,
         error=InvalidAction,
@@ -1178,9 +1212,9 @@ def damage_roll(
 ) -> RollSpec:
     """Damage: the weapon's dice plus bonus dice under Force, plus the weapon's fixed part."""
     if weapon.shield:
-        raise InvalidWeapon("Un bouclier ne sert pas à frapper.", field="weapon")
+        raise InvalidWeapon(fr("Un bouclier ne sert pas à frapper."), field="weapon")
     f = check_characteristic(force, "force", exceptional=True)
-    require_int(bonus_dice, field="bonus_dice", label="Les dés bonus", low=0)
+    require_int(bonus_dice, field="bonus_dice", label=fr("Les dés bonus"), low=0)
     # The second weapon of an attaque double hits as if the character had 2 Force less.
     threshold = f + (DOUBLE_ATTACK_SECOND_FORCE_MALUS if second_weapon else 0)
     return RollSpec(DAMAGE, weapon.dice + bonus_dice, threshold, PHYSICAL, weapon.fixed)
@@ -1204,7 +1238,7 @@ def severe_effect(
     house: AethoriaHouseRules = DEFAULT_HOUSE_RULES,
 ) -> str:
     """The extra effect the app proposes (the GM confirms): the worst threshold reached."""
-    require_int(damage, field="damage", label="Les dégâts", low=0, error=InvalidDamage)
+    require_int(damage, field="damage", label=fr("Les dégâts"), low=0, error=InvalidDamage)
     v = check_characteristic(vitalite, "vitalite", exceptional=True)
     check_location(location, house)
     if damage >= house.instant_death_factor * v and location in house.instant_death_locations:
@@ -1226,8 +1260,8 @@ def resolve_damage(
 ) -> DamageResult:
     """Subtract the RD of the location hit from the damage roll; propose a severe effect."""
     if roll.spec.kind != DAMAGE:
-        raise InvalidDamage("Ce jet n'est pas un jet de dégâts.", field="roll")
-    require_int(rd, field="rd", label="La RD", low=0, error=InvalidDamage)
+        raise InvalidDamage(fr("Ce jet n'est pas un jet de dégâts."), field="roll")
+    require_int(rd, field="rd", label=fr("La RD"), low=0, error=InvalidDamage)
     damage = max(0, roll.successes - rd)
     return DamageResult(
         total=roll.successes,
@@ -1245,7 +1279,7 @@ def check_double_attack(weapons: Sequence[AethoriaWeapon]) -> None:
     """Attaque double needs exactly two one-handed weapons (a shield does not count)."""
     if len(weapons) != 2 or any(w.hands != 1 or w.shield for w in weapons):
         raise InvalidWeapon(
-            "L'attaque double demande deux armes à une main.",
+            fr("L'attaque double demande deux armes à une main."),
             field="weapons",
             params={"count": len(weapons)},
         )
@@ -1291,36 +1325,40 @@ def plan_double_defence(
                 choice,
                 (PARRY_DEFENCE, DODGE_DEFENCE),
                 field="defence",
-                label="La défense",
+                label=fr("La défense"),
                 error=InvalidDefence,
             )
     used = sum(c is not None for c in choices)
     if used > defences_left:
         raise InvalidDefence(
-            f"Plus assez de défenses : {used} demandée(s), {defences_left} disponible(s).",
+            fr("Plus assez de défenses : %(asked)s demandée(s), %(left)s disponible(s)."),
             field="defences",
+            params={"asked": used, "left": defences_left},
         )
     parries = choices.count(PARRY_DEFENCE)
     if parries and not any(item.can_parry or item.shield for item in held):
-        raise InvalidDefence("Il faut une arme ou un bouclier pour parer.", field="defence")
+        raise InvalidDefence(fr("Il faut une arme ou un bouclier pour parer."), field="defence")
     if parries == 2 and not can_parry_both(held):
         raise InvalidDefence(
-            "Impossible de parer les deux attaques sans deux armes ou une arme et un bouclier.",
+            fr("Impossible de parer les deux attaques sans deux armes ou une arme et un bouclier."),
             field="defence",
         )
     if not (isinstance(split, tuple) and len(split) == 2 and all(is_int(s) for s in split)):
-        raise InvalidDefence("La répartition du malus est une paire d'entiers.", field="split")
+        raise InvalidDefence(fr("La répartition du malus est une paire d'entiers."), field="split")
     # Two defence rolls of different kinds (or two dodges) share a -3 dice malus; a double parry
     # with two weapons / weapon and shield, or a single defence, has none.
     needs_split = used == 2 and parries != 2
     if needs_split and (min(split) < 0 or sum(split) != DOUBLE_DEFENCE_SPLIT):
         raise InvalidDefence(
-            f"Le malus de -{DOUBLE_DEFENCE_SPLIT} dés doit être réparti entre les deux jets "
-            f"(reçu : {split[0]} et {split[1]}).",
+            fr(
+                "Le malus de -%(total)s dés doit être réparti entre les deux jets "
+                "(reçu : %(first)s et %(second)s)."
+            ),
             field="split",
+            params={"total": DOUBLE_DEFENCE_SPLIT, "first": split[0], "second": split[1]},
         )
     if not needs_split and split != (0, 0):
-        raise InvalidDefence("Aucun malus à répartir pour cette défense.", field="split")
+        raise InvalidDefence(fr("Aucun malus à répartir pour cette défense."), field="split")
     return DoubleDefence(first, second, -split[0], -split[1])
 
 
@@ -1331,7 +1369,12 @@ def check_invested(pouvoir: int, invested: int) -> int:
     """Pouvoir invested in a spell: 1..Pouvoir (a mage may invest less than it has)."""
     p = check_characteristic(pouvoir, "pouvoir", exceptional=True)
     return require_int(
-        invested, field="invested", label="Le Pouvoir investi", low=1, high=p, error=InvalidSpell
+        invested,
+        field="invested",
+        label=fr("Le Pouvoir investi"),
+        low=1,
+        high=p,
+        error=InvalidSpell,
     )
 
 
@@ -1351,7 +1394,9 @@ def spell_roll(
 
 def spell_fatigue_cost(invested: int, house: AethoriaHouseRules = DEFAULT_HOUSE_RULES) -> int:
     """Fatigue a spell costs in each pool: ceil(invested / 3) (house rule)."""
-    require_int(invested, field="invested", label="Le Pouvoir investi", low=1, error=InvalidSpell)
+    require_int(
+        invested, field="invested", label=fr("Le Pouvoir investi"), low=1, error=InvalidSpell
+    )
     return -(-invested // house.fatigue_cost_divisor)
 
 
@@ -1389,7 +1434,7 @@ def cast_spell(
 ) -> SpellResult:
     """Judge a spell roll, pay its fatigue (after the roll's own fatigue dice) and burn."""
     if roll.spec.kind != SPELL or roll.spec.threshold != invested:
-        raise InvalidSpell("Ce jet n'est pas le jet de ce sort.", field="roll")
+        raise InvalidSpell(fr("Ce jet n'est pas le jet de ce sort."), field="roll")
     verdict = judge(roll.successes, difficulty, house)
     cost = spell_fatigue_cost(invested, house)
     physical_paid = min(cost, pools.physical)
@@ -1397,7 +1442,7 @@ def cast_spell(
     unpaid = (cost - physical_paid) + (cost - mental_paid)
     if unpaid and not house.unpaid_fatigue_to_pv:
         raise InvalidFatigueSpend(
-            f"Fatigue insuffisante pour lancer ce sort ({cost} de chaque réserve).",
+            fr("Fatigue insuffisante pour lancer ce sort (%(cost)s de chaque réserve)."),
             field="fatigue",
             params={"cost": cost},
         )
@@ -1451,8 +1496,8 @@ def success_probability(dice: int, threshold: int, difficulty: int, fixed: int =
     """Exact chance that a roll (plus a fixed part) reaches the difficulty."""
     check_dice_count(dice)
     _check_threshold(threshold)
-    require_int(difficulty, field="difficulty", label="La difficulté", low=0)
-    require_int(fixed, field="fixed", label="La partie fixe", low=0)
+    require_int(difficulty, field="difficulty", label=fr("La difficulté"), low=0)
+    require_int(fixed, field="fixed", label=fr("La partie fixe"), low=0)
     counts = _success_counts(dice, threshold)
     needed = max(0, difficulty - fixed)
     return Fraction(sum(counts[needed:]), D10**dice)
@@ -1601,6 +1646,6 @@ def _nonneg(value: object, field_name: str) -> int:
 
 def _check_damage_inputs(weapon_dice: int, fixed: int, force: int, rd: int) -> None:
     check_dice_count(weapon_dice, field="weapon_dice")
-    require_int(fixed, field="fixed", label="Les dégâts fixes", low=0)
+    require_int(fixed, field="fixed", label=fr("Les dégâts fixes"), low=0)
     _check_threshold(force, "force")
-    require_int(rd, field="rd", label="La RD", low=0)
+    require_int(rd, field="rd", label=fr("La RD"), low=0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any, TypeGuard
 
-from apps.rules.errors import InvalidValue, RulesError
+from apps.rules.errors import InvalidValue, RulesError, fr
 
 
 def is_int(value: object) -> TypeGuard[int]:
@@ -22,27 +22,34 @@ def require_int(
     high: int | None = None,
     error: type[RulesError] = InvalidValue,
 ) -> int:
-    """Return `value` if it is an int within [low, high], else raise `error` naming the field."""
-    name = label or field
-    params = {"value": value, "low": low, "high": high}
+    """Return `value` if it is an int within [low, high], else raise `error` naming the field.
+
+    `label` is the French name of the value, marked with `fr` so that it is translated too."""
+    params = {"label": label or field, "value": value, "low": low, "high": high}
     if not is_int(value):
         raise error(
-            f"{name} doit être un nombre entier (reçu : {value!r}).", field=field, params=params
+            fr("%(label)s doit être un nombre entier (reçu : %(value)r)."),
+            field=field,
+            params=params,
         )
     assert isinstance(value, int)
     if low is not None and high is not None and not low <= value <= high:
         raise error(
-            f"{name} doit être compris entre {low} et {high} (reçu : {value}).",
+            fr("%(label)s doit être compris entre %(low)s et %(high)s (reçu : %(value)s)."),
             field=field,
             params=params,
         )
     if low is not None and value < low:
         raise error(
-            f"{name} doit valoir au moins {low} (reçu : {value}).", field=field, params=params
+            fr("%(label)s doit valoir au moins %(low)s (reçu : %(value)s)."),
+            field=field,
+            params=params,
         )
     if high is not None and value > high:
         raise error(
-            f"{name} doit valoir au plus {high} (reçu : {value}).", field=field, params=params
+            fr("%(label)s doit valoir au plus %(high)s (reçu : %(value)s)."),
+            field=field,
+            params=params,
         )
     return value
 
@@ -52,11 +59,10 @@ def require_bool(
 ) -> bool:
     """Return `value` if it is a bool, else raise `error`."""
     if not isinstance(value, bool):
-        name = label or field
         raise error(
-            f"{name} doit valoir vrai ou faux (reçu : {value!r}).",
+            fr("%(label)s doit valoir vrai ou faux (reçu : %(value)r)."),
             field=field,
-            params={"value": value},
+            params={"label": label or field, "value": value},
         )
     return value
 
@@ -71,12 +77,15 @@ def require_choice(
 ) -> str:
     """Return `value` if it is one of `choices`, else raise `error` listing them."""
     if not isinstance(value, str) or value not in choices:
-        name = label or field
-        allowed = ", ".join(sorted(choices))
         raise error(
-            f"{name} doit être l'une des valeurs : {allowed} (reçu : {value!r}).",
+            fr("%(label)s doit être l'une des valeurs : %(allowed)s (reçu : %(value)r)."),
             field=field,
-            params={"value": value, "choices": sorted(choices)},
+            params={
+                "label": label or field,
+                "value": value,
+                "choices": sorted(choices),
+                "allowed": ", ".join(sorted(choices)),
+            },
         )
     return value
 
@@ -86,11 +95,10 @@ def require_text(
 ) -> str:
     """Return `value` if it is a non-blank string, else raise `error`."""
     if not isinstance(value, str) or not value.strip():
-        name = label or field
         raise error(
-            f"{name} doit être un texte non vide (reçu : {value!r}).",
+            fr("%(label)s doit être un texte non vide (reçu : %(value)r)."),
             field=field,
-            params={"value": value},
+            params={"label": label or field, "value": value},
         )
     return value
 
@@ -99,13 +107,14 @@ def tuples_from_json(
     value: object, *, field: str, size: int, error: type[RulesError] = InvalidValue
 ) -> tuple[tuple[Any, ...], ...]:
     """Turn a JSON list of lists into a tuple of `size`-tuples (kept hashable and immutable)."""
-    message = f"La valeur {field} doit être une liste d'entrées de {size} éléments."
+    message = fr("La valeur %(field)s doit être une liste d'entrées de %(size)s éléments.")
+    params = {"field": field, "size": size}
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise error(message, field=field)
+        raise error(message, field=field, params=params)
     out = []
     for item in value:
         if isinstance(item, str | bytes) or not isinstance(item, Sequence) or len(item) != size:
-            raise error(message, field=field)
+            raise error(message, field=field, params=params)
         out.append(tuple(item))
     return tuple(out)
 
@@ -121,14 +130,47 @@ def require_labelled_values(
 ) -> None:
     """Check a non-empty tuple of (label, int) pairs with unique labels and values in range."""
     if not isinstance(pairs, tuple) or not pairs:
-        raise error(f"{label} : au moins une entrée est nécessaire.", field=field)
+        raise error(
+            fr("%(label)s : au moins une entrée est nécessaire."),
+            field=field,
+            params={"label": label},
+        )
     seen = set()
     for pair in pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
-            raise error(f"{label} : chaque entrée est une paire (libellé, valeur).", field=field)
+            raise error(
+                fr("%(label)s : chaque entrée est une paire (libellé, valeur)."),
+                field=field,
+                params={"label": label},
+            )
         name, value = pair
-        require_text(name, field=field, label=f"{label} (libellé)", error=error)
-        require_int(value, field=field, label=f"{label} ({name})", low=low, high=high, error=error)
+        # The entry's own name is data (a band, a difficulty): the label around it is not.
+        params = {"label": label, "name": name, "value": value, "low": low, "high": high}
+        if not isinstance(name, str) or not name.strip():
+            raise error(
+                fr("%(label)s (libellé) doit être un texte non vide (reçu : %(value)r)."),
+                field=field,
+                params={**params, "value": name},
+            )
+        if not is_int(value):
+            raise error(
+                fr("%(label)s (%(name)s) doit être un nombre entier (reçu : %(value)r)."),
+                field=field,
+                params=params,
+            )
+        if not low <= value <= high:
+            raise error(
+                fr(
+                    "%(label)s (%(name)s) doit être compris entre %(low)s et %(high)s "
+                    "(reçu : %(value)s)."
+                ),
+                field=field,
+                params=params,
+            )
         if name in seen:
-            raise error(f"{label} : « {name} » est en double.", field=field)
+            raise error(
+                fr("%(label)s : « %(name)s » est en double."),
+                field=field,
+                params={"label": label, "name": name},
+            )
         seen.add(name)

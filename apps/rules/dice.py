@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from apps.rules.checks import is_int
-from apps.rules.errors import DiceExhausted, InvalidFace, InvalidPool
+from apps.rules.errors import DiceExhausted, InvalidFace, InvalidPool, fr
 
 D10 = 10
 D20 = 20
@@ -27,17 +27,19 @@ def check_dice_count(n: object, *, field: str = "dice") -> int:
     """Return `n` if it is a valid number of dice (0..MAX_DICE), else raise `InvalidPool`."""
     if not is_int(n):
         raise InvalidPool(
-            f"Le nombre de dés doit être un entier (reçu : {n!r}).", field=field, params={"dice": n}
+            fr("Le nombre de dés doit être un entier (reçu : %(dice)r)."),
+            field=field,
+            params={"dice": n},
         )
     if n < 0:
         raise InvalidPool(
-            f"Le nombre de dés ne peut pas être négatif (reçu : {n}).",
+            fr("Le nombre de dés ne peut pas être négatif (reçu : %(dice)s)."),
             field=field,
             params={"dice": n},
         )
     if n > MAX_DICE:
         raise InvalidPool(
-            f"Le nombre de dés ne peut pas dépasser {MAX_DICE} (reçu : {n}).",
+            fr("Le nombre de dés ne peut pas dépasser %(max)s (reçu : %(dice)s)."),
             field=field,
             params={"dice": n, "max": MAX_DICE},
         )
@@ -48,7 +50,7 @@ def check_face(face: object, sides: int, *, field: str = "face") -> int:
     """Return `face` if a d`sides` can show it, else raise `InvalidFace`."""
     if not is_int(face) or not 1 <= face <= sides:
         raise InvalidFace(
-            f"Un d{sides} donne un résultat entre 1 et {sides} (reçu : {face!r}).",
+            fr("Un d%(sides)s donne un résultat entre 1 et %(sides)s (reçu : %(face)r)."),
             field=field,
             params={"face": face, "sides": sides},
         )
@@ -61,14 +63,14 @@ def check_faces(
     """Validate every face (and, if given, how many there must be); return them as a tuple."""
     if isinstance(faces, str | bytes):
         raise InvalidFace(
-            "Les résultats des dés doivent être une liste de nombres.",
+            fr("Les résultats des dés doivent être une liste de nombres."),
             field=field,
             params={"faces": faces},
         )
     checked = tuple(check_face(face, sides, field=field) for face in faces)
     if count is not None and len(checked) != count:
         raise InvalidPool(
-            f"Il faut exactement {count} résultat(s) de d{sides} (reçu : {len(checked)}).",
+            fr("Il faut exactement %(expected)s résultat(s) de d%(sides)s (reçu : %(received)s)."),
             field=field,
             params={"expected": count, "received": len(checked), "sides": sides},
         )
@@ -139,7 +141,7 @@ class ScriptedDice:
         check_dice_count(n)
         if n > len(queue):
             raise DiceExhausted(
-                f"Il manque des d{sides} : {n} demandé(s), {len(queue)} restant(s).",
+                fr("Il manque des d%(sides)s : %(asked)s demandé(s), %(left)s restant(s)."),
                 params={"sides": sides, "asked": n, "left": len(queue)},
             )
         return tuple(queue.popleft() for _ in range(n))

@@ -1,14 +1,36 @@
 """Refusals of the rules engine.
 
 Every impossible input raises a subclass of `RulesError`. Each carries a French message fit to
-show a user (`message`), a stable `code` the app layer can translate, the input `field` it
-concerns when there is one, and the `params` the message was built from (for translations).
+show a user (`message`), a stable `code`, the input `field` it concerns when there is one, and
+the French format string (`template`, marked with `fr`) and `params` the message was built
+from, so the app layer can show it in the viewer's language (`message == template % params`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+
+class FrenchText(str):
+    """A French text of the engine that the app layer may translate (a gettext msgid).
+
+    It is the plain string in every respect; the type only tells the app which params of a
+    refusal are words to translate (a label such as "Les PV") rather than data (a name, a
+    number).
+    """
+
+    __slots__ = ()
+
+
+def fr(text: str) -> FrenchText:
+    """Mark a French text for translation (`makemessages --keyword=fr`); returns it unchanged."""
+    return FrenchText(text)
+
+
+def format_french(template: str, params: Mapping[str, Any]) -> str:
+    """The French text of `template` (%-style, named placeholders) filled with `params`."""
+    return template % params if params else str(template)
 
 
 class RulesError(ValueError):
@@ -18,15 +40,16 @@ class RulesError(ValueError):
 
     def __init__(
         self,
-        message: str,
+        template: str,
         *,
         field: str | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
         self.params: dict[str, Any] = dict(params or {})
+        self.template = template
+        self.message = format_french(template, self.params)
+        super().__init__(self.message)
+        self.field = field
 
     def __str__(self) -> str:
         return self.message
@@ -92,10 +115,9 @@ class InvalidCreation(RulesError):
     code = "invalid_creation"
 
     def __init__(self, problems: tuple[Any, ...]) -> None:
-        count = len(problems)
         super().__init__(
-            f"La création ne respecte pas les règles ({count} problème(s)).",
-            params={"count": count},
+            fr("La création ne respecte pas les règles (%(count)s problème(s))."),
+            params={"count": len(problems)},
         )
         self.problems = problems
 

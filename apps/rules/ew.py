@@ -36,6 +36,8 @@ from apps.rules.errors import (
     InvalidSpecialty,
     InvalidWeapon,
     NotEnoughXp,
+    format_french,
+    fr,
 )
 from apps.rules.initiative import order_by_initiative
 
@@ -118,7 +120,7 @@ DEFAULT_DIFFICULTY_LADDER: tuple[tuple[str, int], ...] = (
 def divide(numerator: int, denominator: int, rounding: str = "down") -> int:
     """Divide with the campaign's rounding: down, nearest (half up) or up."""
     require_choice(
-        rounding, ROUNDINGS, field="rounding", label="L'arrondi", error=InvalidHouseRules
+        rounding, ROUNDINGS, field="rounding", label=fr("L'arrondi"), error=InvalidHouseRules
     )
     if rounding == "down":
         return numerator // denominator
@@ -133,8 +135,8 @@ def divide(numerator: int, denominator: int, rounding: str = "down") -> int:
 
 def default_table_score(na: int, nd: int) -> int:
     """Score of the default grid: clamp(10 + NA - ND, 1, 19)."""
-    require_int(na, field="na", label="Le NA")
-    require_int(nd, field="nd", label="Le ND")
+    require_int(na, field="na", label=fr("Le NA"))
+    require_int(nd, field="nd", label=fr("Le ND"))
     return max(DEFAULT_SCORE_MIN, min(DEFAULT_SCORE_MAX, DEFAULT_SCORE_BASE + na - nd))
 
 
@@ -160,13 +162,15 @@ class ResolutionTable:
         """Build a table from a GM-supplied grid (rows indexed by NA, columns by ND)."""
         if isinstance(rows, str | bytes | Mapping):
             raise InvalidResolutionTable(
-                "La table de résolution doit être une grille de nombres.", field="resolution_grid"
+                fr("La table de résolution doit être une grille de nombres."),
+                field="resolution_grid",
             )
         try:
             grid = tuple(tuple(row) for row in rows)
         except TypeError as error:
             raise InvalidResolutionTable(
-                "La table de résolution doit être une grille de nombres.", field="resolution_grid"
+                fr("La table de résolution doit être une grille de nombres."),
+                field="resolution_grid",
             ) from error
         return cls(grid)
 
@@ -189,8 +193,8 @@ class ResolutionTable:
         into a fair chance. Sliding is exact for every grid that depends only on NA - ND, the
         default one included, and uses the edge cells of any other grid.
         """
-        require_int(na, field="na", label="Le NA")
-        require_int(nd, field="nd", label="Le ND")
+        require_int(na, field="na", label=fr("Le NA"))
+        require_int(nd, field="nd", label=fr("Le ND"))
         na, nd = self._fit(na, nd)
         return self.grid[na][nd]
 
@@ -228,29 +232,36 @@ def _check_grid(grid: object) -> None:
     field_name = "resolution_grid"
     if not isinstance(grid, tuple) or len(grid) < TABLE_MIN_SIZE:
         raise InvalidResolutionTable(
-            f"La table de résolution doit avoir au moins {TABLE_MIN_SIZE} lignes (NA 0 à 20).",
+            fr("La table de résolution doit avoir au moins %(size)s lignes (NA 0 à 20)."),
             field=field_name,
+            params={"size": TABLE_MIN_SIZE},
         )
     width = len(grid[0]) if isinstance(grid[0], tuple) else 0
     if width < TABLE_MIN_SIZE:
         raise InvalidResolutionTable(
-            f"La table de résolution doit avoir au moins {TABLE_MIN_SIZE} colonnes (ND 0 à 20).",
+            fr("La table de résolution doit avoir au moins %(size)s colonnes (ND 0 à 20)."),
             field=field_name,
+            params={"size": TABLE_MIN_SIZE},
         )
     for na, row in enumerate(grid):
         if not isinstance(row, tuple) or len(row) != width:
             raise InvalidResolutionTable(
-                f"Toutes les lignes de la table doivent avoir {width} colonnes (ligne NA {na}).",
+                fr(
+                    "Toutes les lignes de la table doivent avoir %(width)s colonnes "
+                    "(ligne NA %(na)s)."
+                ),
                 field=field_name,
                 params={"na": na, "width": width},
             )
         for nd, cell in enumerate(row):
             if not is_int(cell) or not SCORE_MIN <= cell <= SCORE_MAX:
                 raise InvalidResolutionTable(
-                    f"La case NA {na} / ND {nd} doit être un score entre {SCORE_MIN} et "
-                    f"{SCORE_MAX} (reçu : {cell!r}).",
+                    fr(
+                        "La case NA %(na)s / ND %(nd)s doit être un score entre %(low)s et "
+                        "%(high)s (reçu : %(value)r)."
+                    ),
                     field=field_name,
-                    params={"na": na, "nd": nd, "value": cell},
+                    params={"na": na, "nd": nd, "value": cell, "low": SCORE_MIN, "high": SCORE_MAX},
                 )
 
 
@@ -277,11 +288,11 @@ class EwHouseRules:
 
     def __post_init__(self) -> None:
         bad = InvalidHouseRules
-        require_choice(self.rounding, ROUNDINGS, field="rounding", label="L'arrondi", error=bad)
+        require_choice(self.rounding, ROUNDINGS, field="rounding", label=fr("L'arrondi"), error=bad)
         require_int(
             self.generation_points,
             field="generation_points",
-            label="Les points de génération",
+            label=fr("Les points de génération"),
             low=0,
             high=500,
             error=bad,
@@ -290,13 +301,13 @@ class EwHouseRules:
             self.specialty_cost_mode,
             SPECIALTY_COST_MODES,
             field="specialty_cost_mode",
-            label="Le coût des spécialités",
+            label=fr("Le coût des spécialités"),
             error=bad,
         )
         require_labelled_values(
             self.difficulty_ladder,
             field="difficulty_ladder",
-            label="L'échelle de difficulté",
+            label=fr("L'échelle de difficulté"),
             low=0,
             high=100,
             error=bad,
@@ -304,27 +315,27 @@ class EwHouseRules:
         require_bool(
             self.initiative_ties_by_com,
             field="initiative_ties_by_com",
-            label="Le départage par le combat",
+            label=fr("Le départage par le combat"),
             error=bad,
         )
         require_int(
             self.extra_action_malus,
             field="extra_action_malus",
-            label="Le malus par action supplémentaire",
+            label=fr("Le malus par action supplémentaire"),
             low=-20,
             high=0,
             error=bad,
         )
         for name, label in (
-            ("total_defence_bonus", "Le bonus de défense totale"),
-            ("total_attack_bonus", "Le bonus d'attaque totale"),
+            ("total_defence_bonus", fr("Le bonus de défense totale")),
+            ("total_attack_bonus", fr("Le bonus d'attaque totale")),
         ):
             require_int(getattr(self, name), field=name, label=label, low=0, high=20, error=bad)
         for name, label in (
-            ("xp_characteristic_factor", "Le coût en XP des caractéristiques"),
-            ("xp_specialty_factor", "Le coût en XP des spécialités"),
-            ("xp_power_factor", "Le coût en XP des pouvoirs"),
-            ("xp_eclat_cost", "Le coût en XP d'un point d'éclat"),
+            ("xp_characteristic_factor", fr("Le coût en XP des caractéristiques")),
+            ("xp_specialty_factor", fr("Le coût en XP des spécialités")),
+            ("xp_power_factor", fr("Le coût en XP des pouvoirs")),
+            ("xp_eclat_cost", fr("Le coût en XP d'un point d'éclat")),
         ):
             require_int(getattr(self, name), field=name, label=label, low=0, high=100, error=bad)
         if self.resolution_grid is not None:
@@ -362,7 +373,7 @@ class EwHouseRules:
         """Rebuild from `to_dict` output; unknown keys are ignored, missing ones take defaults."""
         bad = InvalidHouseRules
         if not isinstance(data, Mapping):
-            raise bad("Les règles maison doivent être un dictionnaire.")
+            raise bad(fr("Les règles maison doivent être un dictionnaire."))
         known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
         if "difficulty_ladder" in known:
             known["difficulty_ladder"] = tuples_from_json(
@@ -397,7 +408,7 @@ def check_specialty_level(value: object, field_name: str = "specialty") -> int:
     return require_int(
         value,
         field=field_name,
-        label="Le niveau de spécialité",
+        label=fr("Le niveau de spécialité"),
         low=SPECIALTY_MIN,
         high=SPECIALTY_MAX,
         error=InvalidSpecialty,
@@ -463,7 +474,9 @@ class FieldFactors:
 
     def factor(self, field_name: str) -> int:
         """Cost factor of one field."""
-        require_choice(field_name, FIELDS, field="field", label="Le champ", error=InvalidSpecialty)
+        require_choice(
+            field_name, FIELDS, field="field", label=fr("Le champ"), error=InvalidSpecialty
+        )
         factor: int = getattr(self, field_name)
         return factor
 
@@ -519,11 +532,21 @@ class EwCreation:
 
 @dataclass(frozen=True)
 class Problem:
-    """One broken creation rule, naming the input field it concerns."""
+    """One broken creation rule, naming the input field it concerns.
+
+    Like a `RulesError`, it keeps the French format string (`template`, marked with `fr`) and
+    `params` its message was built from, for the app to translate; the app's own problems
+    leave them empty (their message is already in the viewer's language)."""
 
     field: str
     code: str
     message: str
+    template: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+
+def _problem(field_name: str, code: str, template: str, **params: Any) -> Problem:
+    return Problem(field_name, code, format_french(template, params), template, params)
 
 
 @dataclass(frozen=True)
@@ -553,7 +576,9 @@ def specialty_creation_cost(
 ) -> int:
     """Generation points of a specialty: each level costs the archetype's field factor."""
     check_specialty_level(level)
-    require_int(factor, field="factor", label="Le facteur de coût", low=0, error=InvalidSpecialty)
+    require_int(
+        factor, field="factor", label=fr("Le facteur de coût"), low=0, error=InvalidSpecialty
+    )
     if house.specialty_cost_mode == PROGRESSIVE:
         return factor * level * (level + 1) // 2  # level k costs k x factor
     return factor * level
@@ -612,11 +637,16 @@ def validate_creation(
     budget = generation_budget(creation, house)
     if budget.left < 0:
         problems.append(
-            Problem(
+            _problem(
                 "generation_points",
                 "over_budget",
-                f"{budget.spent} points de génération dépensés pour un budget de {budget.total} "
-                f"({-budget.left} de trop).",
+                fr(
+                    "%(spent)s points de génération dépensés pour un budget de %(total)s "
+                    "(%(over)s de trop)."
+                ),
+                spent=budget.spent,
+                total=budget.total,
+                over=-budget.left,
             )
         )
     return problems
@@ -635,24 +665,35 @@ def _characteristic_problems(creation: EwCreation) -> list[Problem]:
         value = getattr(creation, name)
         label = CHARACTERISTIC_LABELS[name]
         if not is_int(value):
-            problems.append(Problem(name, "not_an_integer", f"{label} doit être un nombre entier."))
+            problems.append(
+                _problem(
+                    name, "not_an_integer", fr("%(label)s doit être un nombre entier."), label=label
+                )
+            )
         elif not CHARACTERISTIC_MIN <= value <= CHARACTERISTIC_MAX:
             problems.append(
-                Problem(
+                _problem(
                     name,
                     "out_of_range",
-                    f"{label} doit être compris entre {CHARACTERISTIC_MIN} et "
-                    f"{CHARACTERISTIC_MAX} (reçu : {value}).",
+                    fr("%(label)s doit être compris entre %(low)s et %(high)s (reçu : %(value)s)."),
+                    label=label,
+                    low=CHARACTERISTIC_MIN,
+                    high=CHARACTERISTIC_MAX,
+                    value=value,
                 )
             )
     values = [getattr(creation, name) for name in CHARACTERISTICS]
     if all(is_int(v) for v in values) and sum(values) != CREATION_CHARACTERISTIC_POINTS:
         problems.append(
-            Problem(
+            _problem(
                 "characteristics",
                 "wrong_total",
-                f"Les caractéristiques doivent totaliser {CREATION_CHARACTERISTIC_POINTS} points "
-                f"(total actuel : {sum(values)}).",
+                fr(
+                    "Les caractéristiques doivent totaliser %(points)s points "
+                    "(total actuel : %(total)s)."
+                ),
+                points=CREATION_CHARACTERISTIC_POINTS,
+                total=sum(values),
             )
         )
     return problems
@@ -660,10 +701,11 @@ def _characteristic_problems(creation: EwCreation) -> list[Problem]:
 
 def _factor_problems(factors: FieldFactors) -> list[Problem]:
     return [
-        Problem(
+        _problem(
             f"factors.{name}",
             "invalid_factor",
-            f"Le facteur de coût du champ {name} doit être un entier positif ou nul.",
+            fr("Le facteur de coût du champ %(field)s doit être un entier positif ou nul."),
+            field=name,
         )
         for name in FIELDS
         if not _valid_count(getattr(factors, name))
@@ -677,24 +719,36 @@ def _specialty_problems(specialties: Sequence[SpecialtyChoice]) -> list[Problem]
         where = f"specialties.{index}"
         if s.field not in FIELDS:
             problems.append(
-                Problem(
+                _problem(
                     f"{where}.field",
                     "unknown_field",
-                    f"La spécialité « {s.name} » doit dépendre d'un champ (con, com, hab, soc).",
+                    fr("La spécialité « %(name)s » doit dépendre d'un champ (con, com, hab, soc)."),
+                    name=s.name,
                 )
             )
         if not _valid_specialty_level(s.level):
             problems.append(
-                Problem(
+                _problem(
                     f"{where}.level",
                     "out_of_range",
-                    f"Le niveau de « {s.name} » doit être compris entre {SPECIALTY_MIN} et "
-                    f"{SPECIALTY_MAX} (reçu : {s.level!r}).",
+                    fr(
+                        "Le niveau de « %(name)s » doit être compris entre %(low)s et %(high)s "
+                        "(reçu : %(value)r)."
+                    ),
+                    name=s.name,
+                    low=SPECIALTY_MIN,
+                    high=SPECIALTY_MAX,
+                    value=s.level,
                 )
             )
         if s.name in seen:
             problems.append(
-                Problem(f"{where}.name", "duplicate", f"La spécialité « {s.name} » est en double.")
+                _problem(
+                    f"{where}.name",
+                    "duplicate",
+                    fr("La spécialité « %(name)s » est en double."),
+                    name=s.name,
+                )
             )
         seen.add(s.name)
     return problems
@@ -705,36 +759,40 @@ def _purchase_problems(creation: EwCreation) -> list[Problem]:
     for index, t in enumerate(creation.traits):
         if not is_int(t.cost):
             problems.append(
-                Problem(
+                _problem(
                     f"traits.{index}.cost",
                     "not_an_integer",
-                    f"Le coût du trait « {t.name} » doit être un nombre entier.",
+                    fr("Le coût du trait « %(name)s » doit être un nombre entier."),
+                    name=t.name,
                 )
             )
     for index, p in enumerate(creation.powers):
         if not is_int(p.level) or p.level < 1:
             problems.append(
-                Problem(
+                _problem(
                     f"powers.{index}.level",
                     "out_of_range",
-                    f"Le niveau du pouvoir « {p.name} » doit être au moins 1.",
+                    fr("Le niveau du pouvoir « %(name)s » doit être au moins 1."),
+                    name=p.name,
                 )
             )
         if not _valid_count(p.cost_per_level):
             problems.append(
-                Problem(
+                _problem(
                     f"powers.{index}.cost_per_level",
                     "invalid_cost",
-                    f"Le coût par niveau du pouvoir « {p.name} » doit être un entier positif.",
+                    fr("Le coût par niveau du pouvoir « %(name)s » doit être un entier positif."),
+                    name=p.name,
                 )
             )
     for index, a in enumerate(creation.aptitudes):
         if not _valid_count(a.cost):
             problems.append(
-                Problem(
+                _problem(
                     f"aptitudes.{index}.cost",
                     "invalid_cost",
-                    f"Le coût de l'aptitude « {a.name} » doit être un entier positif.",
+                    fr("Le coût de l'aptitude « %(name)s » doit être un entier positif."),
+                    name=a.name,
                 )
             )
     return problems
@@ -760,7 +818,7 @@ class EwTestResult:
 def _sum_modifiers(modifiers: Iterable[int], field_name: str = "modifiers") -> int:
     total = 0
     for m in modifiers:
-        total += require_int(m, field=field_name, label="Un modificateur")
+        total += require_int(m, field=field_name, label=fr("Un modificateur"))
     return total
 
 
@@ -776,8 +834,8 @@ def resolve_test(
     table: ResolutionTable | None = None,
 ) -> EwTestResult:
     """Cross NA (plus modifiers) and ND on the table; success iff d20 <= score."""
-    require_int(na, field="na", label="Le NA", low=0)
-    require_int(nd, field="nd", label="Le ND", low=0)
+    require_int(na, field="na", label=fr("Le NA"), low=0)
+    require_int(nd, field="nd", label=fr("Le ND"), low=0)
     check_d20(roll, field="roll")
     modifier = _sum_modifiers(modifiers)
     score = _table(table).score(na + modifier, nd)
@@ -796,8 +854,8 @@ def success_probability(
     na: int, nd: int, modifiers: Iterable[int] = (), table: ResolutionTable | None = None
 ) -> Fraction:
     """Exact chance that a test succeeds: score / 20."""
-    require_int(na, field="na", label="Le NA", low=0)
-    require_int(nd, field="nd", label="Le ND", low=0)
+    require_int(na, field="na", label=fr("Le NA"), low=0)
+    require_int(nd, field="nd", label=fr("Le ND"), low=0)
     score = _table(table).score(na + _sum_modifiers(modifiers), nd)
     return Fraction(score, D20)
 
@@ -816,9 +874,11 @@ class EclatSpend:
 
 
 def _spend_one_eclat(eclat: int, reason: str, note: str) -> EclatSpend:
-    require_int(eclat, field="eclat", label="Les points d'éclat", low=0, error=InvalidEclatSpend)
+    require_int(
+        eclat, field="eclat", label=fr("Les points d'éclat"), low=0, error=InvalidEclatSpend
+    )
     if eclat == 0:
-        raise InvalidEclatSpend("Plus aucun point d'éclat à dépenser.", field="eclat")
+        raise InvalidEclatSpend(fr("Plus aucun point d'éclat à dépenser."), field="eclat")
     return EclatSpend(reason=reason, before=eclat, after=eclat - 1, note=note)
 
 
@@ -826,7 +886,7 @@ def rescue_with_eclat(result: EwTestResult, eclat: int) -> tuple[EwTestResult, E
     """Spend 1 point d'éclat to turn a failed roll into a success."""
     if result.success:
         raise InvalidEclatSpend(
-            "Ce jet est déjà réussi : inutile de dépenser un point d'éclat.", field="eclat"
+            fr("Ce jet est déjà réussi : inutile de dépenser un point d'éclat."), field="eclat"
         )
     spend = _spend_one_eclat(eclat, ECLAT_RESCUE, "")
     rescued = EwTestResult(
@@ -845,17 +905,19 @@ def rescue_with_eclat(result: EwTestResult, eclat: int) -> tuple[EwTestResult, E
 def spend_coup_de_pouce(eclat: int, note: str = "") -> EclatSpend:
     """Spend 1 point d'éclat for a narrative helping hand ("coup de pouce du destin")."""
     if not isinstance(note, str):
-        raise InvalidEclatSpend("La note du coup de pouce doit être un texte.", field="note")
+        raise InvalidEclatSpend(fr("La note du coup de pouce doit être un texte."), field="note")
     return _spend_one_eclat(eclat, ECLAT_COUP_DE_POUCE, note.strip())
 
 
 def revert_eclat_spend(eclat: int, spend: EclatSpend, maximum: int | None = None) -> int:
     """Give back the point of an undone spend; returns the new éclat total."""
-    require_int(eclat, field="eclat", label="Les points d'éclat", low=0, error=InvalidEclatSpend)
+    require_int(
+        eclat, field="eclat", label=fr("Les points d'éclat"), low=0, error=InvalidEclatSpend
+    )
     restored = eclat + (spend.before - spend.after)
     if maximum is not None and restored > maximum:
         raise InvalidEclatSpend(
-            f"Annuler cette dépense dépasserait le maximum de {maximum} points d'éclat.",
+            fr("Annuler cette dépense dépasserait le maximum de %(maximum)s points d'éclat."),
             field="eclat",
             params={"maximum": maximum},
         )
@@ -877,9 +939,9 @@ class EwInitiativeRoll:
 
     def __post_init__(self) -> None:
         check_d10(self.roll, field="roll")
-        require_int(self.com, field="com", label="Le score de combat", low=0)
+        require_int(self.com, field="com", label=fr("Le score de combat"), low=0)
         if not is_int(self.draw):
-            raise InvalidInitiative("Le tirage de départage doit être un entier.", field="draw")
+            raise InvalidInitiative(fr("Le tirage de départage doit être un entier."), field="draw")
         object.__setattr__(self, "total", self.roll + self.com)
 
 
@@ -922,7 +984,7 @@ class RoundActions:
         self._check_normal_stance()
         if self.defences:
             raise InvalidAction(
-                "Attaque totale impossible : le personnage s'est déjà défendu ce round.",
+                fr("Attaque totale impossible : le personnage s'est déjà défendu ce round."),
                 field="stance",
             )
         return RoundActions(self.attacks, self.defences, TOTAL_ATTACK)
@@ -932,7 +994,7 @@ class RoundActions:
         self._check_normal_stance()
         if self.attacks:
             raise InvalidAction(
-                "Défense totale impossible : le personnage a déjà attaqué ce round.",
+                fr("Défense totale impossible : le personnage a déjà attaqué ce round."),
                 field="stance",
             )
         return RoundActions(self.attacks, self.defences, TOTAL_DEFENCE)
@@ -941,7 +1003,8 @@ class RoundActions:
         """Record an attack; returns the new state and the round modifier of this attack."""
         if self.stance == TOTAL_DEFENCE:
             raise InvalidAction(
-                "En défense totale, le personnage ne peut pas attaquer ce round.", field="stance"
+                fr("En défense totale, le personnage ne peut pas attaquer ce round."),
+                field="stance",
             )
         after = RoundActions(self.attacks + 1, self.defences, self.stance)
         bonus = house.total_attack_bonus if self.stance == TOTAL_ATTACK else 0
@@ -951,7 +1014,7 @@ class RoundActions:
         """Record an active defence; returns the new state and the round modifier of it."""
         if self.stance == TOTAL_ATTACK:
             raise InvalidAction(
-                "En attaque totale, le personnage ne peut pas se défendre ce round.",
+                fr("En attaque totale, le personnage ne peut pas se défendre ce round."),
                 field="stance",
             )
         after = RoundActions(self.attacks, self.defences + 1, self.stance)
@@ -960,7 +1023,7 @@ class RoundActions:
 
     def _check_normal_stance(self) -> None:
         if self.stance != NORMAL:
-            raise InvalidAction("Une posture a déjà été choisie ce round.", field="stance")
+            raise InvalidAction(fr("Une posture a déjà été choisie ce round."), field="stance")
 
 
 # --- Attacks and damage -----------------------------------------------------------------------
@@ -977,16 +1040,16 @@ class EwWeapon:
 
     def __post_init__(self) -> None:
         require_choice(
-            self.kind, WEAPON_KINDS, field="kind", label="Le type d'arme", error=InvalidWeapon
+            self.kind, WEAPON_KINDS, field="kind", label=fr("Le type d'arme"), error=InvalidWeapon
         )
         require_int(
             self.damage_bonus,
             field="damage_bonus",
-            label="Le bonus aux dégâts",
+            label=fr("Le bonus aux dégâts"),
             low=0,
             error=InvalidWeapon,
         )
-        require_int(self.impact, field="impact", label="L'impact", low=0, error=InvalidWeapon)
+        require_int(self.impact, field="impact", label=fr("L'impact"), low=0, error=InvalidWeapon)
 
 
 BARE_FISTS = EwWeapon(FISTS, name="poings")
@@ -1016,10 +1079,12 @@ class EwActiveDefence:
 
 def to_hit_nd(natural_defence_value: int, active_defence: EwActiveDefence | None) -> int:
     """ND of an attack: the active defence if the target defends, else its natural defence."""
-    require_int(natural_defence_value, field="natural_defence", label="La défense naturelle", low=0)
+    require_int(
+        natural_defence_value, field="natural_defence", label=fr("La défense naturelle"), low=0
+    )
     if active_defence is None:
         return natural_defence_value
-    require_int(active_defence.com, field="defender_com", label="Le combat du défenseur", low=0)
+    require_int(active_defence.com, field="defender_com", label=fr("Le combat du défenseur"), low=0)
     check_specialty_level(active_defence.specialty, "defender_specialty")
     # Wounds or extra actions can push a defence below 0; the table handles that (see score()).
     return active_defence.level
@@ -1036,7 +1101,7 @@ def resolve_to_hit(
     table: ResolutionTable | None = None,
 ) -> EwTestResult:
     """Attack roll: NA = com + weapon specialty (+ modifiers) against the defence's ND."""
-    require_int(attacker_com, field="attacker_com", label="Le combat de l'attaquant", low=0)
+    require_int(attacker_com, field="attacker_com", label=fr("Le combat de l'attaquant"), low=0)
     check_specialty_level(weapon_specialty, "weapon_specialty")
     nd = to_hit_nd(target_natural_defence, active_defence)
     check_d20(roll, field="roll")
@@ -1058,15 +1123,17 @@ def superficial_damage(face: int, target_natural_defence: int) -> int:
     """Superficial points lost: 1d10 - the target's natural defence, at least 0."""
     check_d10(face, field="damage_roll")
     require_int(
-        target_natural_defence, field="natural_defence", label="La défense naturelle", low=0
+        target_natural_defence, field="natural_defence", label=fr("La défense naturelle"), low=0
     )
     return max(0, face - target_natural_defence)
 
 
 def lethal_damage(impact: int, protection: int) -> int:
     """Lethal points lost: the weapon's impact - the armour's protection, at least 0."""
-    require_int(impact, field="impact", label="L'impact", low=0, error=InvalidDamage)
-    require_int(protection, field="protection", label="La protection", low=0, error=InvalidDamage)
+    require_int(impact, field="impact", label=fr("L'impact"), low=0, error=InvalidDamage)
+    require_int(
+        protection, field="protection", label=fr("La protection"), low=0, error=InvalidDamage
+    )
     return max(0, impact - protection)
 
 
@@ -1130,7 +1197,7 @@ def resolve_attack(
     if not to_hit.success:
         return EwAttackResult(to_hit, None)
     if damage_roll is None:
-        raise InvalidDamage("Le coup porte : il faut le d10 des dégâts.", field="damage_roll")
+        raise InvalidDamage(fr("Le coup porte : il faut le d10 des dégâts."), field="damage_roll")
     damage = roll_damage(
         damage_roll,
         impact=weapon_impact(weapon, attacker_phy, house.rounding),
@@ -1145,11 +1212,11 @@ def resolve_attack(
 
 def wound_malus(pv: int, superficial_left: int, lethal_left: int) -> int:
     """Malus to all actions: -4 below a quarter of PV, -2 below half (worse pool applies)."""
-    require_int(pv, field="pv", label="Les PV", low=1)
+    require_int(pv, field="pv", label=fr("Les PV"), low=1)
     require_int(
-        superficial_left, field="superficial", label="Les points superficiels", low=0, high=pv
+        superficial_left, field="superficial", label=fr("Les points superficiels"), low=0, high=pv
     )
-    require_int(lethal_left, field="lethal", label="Les points létaux", low=0, high=pv)
+    require_int(lethal_left, field="lethal", label=fr("Les points létaux"), low=0, high=pv)
     worst = min(superficial_left, lethal_left)
     # Exact comparisons (no rounding of PV/2 or PV/4): "below the threshold" means 4 x left < PV.
     if 4 * worst < pv:
@@ -1168,15 +1235,15 @@ class EwPools:
     lethal: int
 
     def __post_init__(self) -> None:
-        require_int(self.pv, field="pv", label="Les PV", low=1)
+        require_int(self.pv, field="pv", label=fr("Les PV"), low=1)
         require_int(
             self.superficial,
             field="superficial",
-            label="Les points superficiels",
+            label=fr("Les points superficiels"),
             low=0,
             high=self.pv,
         )
-        require_int(self.lethal, field="lethal", label="Les points létaux", low=0, high=self.pv)
+        require_int(self.lethal, field="lethal", label=fr("Les points létaux"), low=0, high=self.pv)
 
     @classmethod
     def full(cls, pv: int) -> EwPools:
@@ -1226,11 +1293,11 @@ def apply_damage(pools: EwPools, superficial: int, lethal: int) -> EwDamageAppli
     require_int(
         superficial,
         field="superficial",
-        label="Les dégâts superficiels",
+        label=fr("Les dégâts superficiels"),
         low=0,
         error=InvalidDamage,
     )
-    require_int(lethal, field="lethal", label="Les dégâts létaux", low=0, error=InvalidDamage)
+    require_int(lethal, field="lethal", label=fr("Les dégâts létaux"), low=0, error=InvalidDamage)
     from_superficial = min(superficial, pools.superficial)
     overflow = superficial - from_superficial
     wanted_from_lethal = overflow + lethal
@@ -1254,7 +1321,7 @@ def revert_damage(pools: EwPools, applied: EwDamageApplied) -> EwPools:
     lethal = pools.lethal + applied.from_lethal
     if pools.pv != applied.before.pv or superficial > pools.pv or lethal > pools.pv:
         raise InvalidDamage(
-            "Impossible d'annuler ces dégâts : les réserves ont changé depuis.", field="pools"
+            fr("Impossible d'annuler ces dégâts : les réserves ont changé depuis."), field="pools"
         )
     return EwPools(pools.pv, superficial, lethal)
 
@@ -1267,7 +1334,9 @@ def characteristic_xp_cost(current: int, house: EwHouseRules = DEFAULT_HOUSE_RUL
     check_characteristic(current, "characteristic")
     if current >= CHARACTERISTIC_MAX:
         raise InvalidImprovement(
-            f"Une caractéristique ne dépasse pas {CHARACTERISTIC_MAX}.", field="characteristic"
+            fr("Une caractéristique ne dépasse pas %(maximum)s."),
+            field="characteristic",
+            params={"maximum": CHARACTERISTIC_MAX},
         )
     return house.xp_characteristic_factor * (current + 1)
 
@@ -1278,11 +1347,17 @@ def specialty_xp_cost(
     """XP to raise a specialty by 1 level: the new level x the archetype's field factor."""
     check_specialty_level(current_level)
     require_int(
-        field_factor, field="factor", label="Le facteur de coût", low=0, error=InvalidImprovement
+        field_factor,
+        field="factor",
+        label=fr("Le facteur de coût"),
+        low=0,
+        error=InvalidImprovement,
     )
     if current_level >= SPECIALTY_MAX:
         raise InvalidImprovement(
-            f"Une spécialité ne dépasse pas le niveau {SPECIALTY_MAX}.", field="specialty"
+            fr("Une spécialité ne dépasse pas le niveau %(maximum)s."),
+            field="specialty",
+            params={"maximum": SPECIALTY_MAX},
         )
     return house.xp_specialty_factor * (current_level + 1) * field_factor
 
@@ -1290,7 +1365,11 @@ def specialty_xp_cost(
 def power_xp_cost(current_level: int, house: EwHouseRules = DEFAULT_HOUSE_RULES) -> int:
     """XP to raise a power by 1 level: 2 x the new level (house rule)."""
     require_int(
-        current_level, field="power", label="Le niveau de pouvoir", low=0, error=InvalidImprovement
+        current_level,
+        field="power",
+        label=fr("Le niveau de pouvoir"),
+        low=0,
+        error=InvalidImprovement,
     )
     return house.xp_power_factor * (current_level + 1)
 
@@ -1300,20 +1379,22 @@ def eclat_xp_cost(
 ) -> int:
     """XP to buy back `count` spent points d'éclat (1 XP each), up to the character's maximum."""
     require_int(
-        maximum, field="maximum", label="Le maximum d'éclat", low=0, error=InvalidImprovement
+        maximum, field="maximum", label=fr("Le maximum d'éclat"), low=0, error=InvalidImprovement
     )
     require_int(
         current,
         field="eclat",
-        label="Les points d'éclat",
+        label=fr("Les points d'éclat"),
         low=0,
         high=maximum,
         error=InvalidImprovement,
     )
-    require_int(count, field="count", label="Le nombre de points", low=1, error=InvalidImprovement)
+    require_int(
+        count, field="count", label=fr("Le nombre de points"), low=1, error=InvalidImprovement
+    )
     if current + count > maximum:
         raise InvalidImprovement(
-            f"Les points d'éclat ne peuvent pas dépasser {maximum}.",
+            fr("Les points d'éclat ne peuvent pas dépasser %(maximum)s."),
             field="eclat",
             params={"maximum": maximum},
         )
@@ -1322,11 +1403,11 @@ def eclat_xp_cost(
 
 def check_xp_affordable(balance: int, cost: int) -> int:
     """Return the balance left after paying `cost`, or raise `NotEnoughXp`."""
-    require_int(balance, field="xp", label="L'expérience", error=InvalidImprovement)
-    require_int(cost, field="cost", label="Le coût", low=0, error=InvalidImprovement)
+    require_int(balance, field="xp", label=fr("L'expérience"), error=InvalidImprovement)
+    require_int(cost, field="cost", label=fr("Le coût"), low=0, error=InvalidImprovement)
     if cost > balance:
         raise NotEnoughXp(
-            f"Il faut {cost} XP, le personnage n'en a que {balance}.",
+            fr("Il faut %(cost)s XP, le personnage n'en a que %(balance)s."),
             field="xp",
             params={"cost": cost, "balance": balance},
         )
@@ -1339,11 +1420,15 @@ def pools_after_phy_change(pools: EwPools, old_phy: int, new_phy: int) -> EwPool
     check_characteristic(new_phy, "phy")
     if pools.pv != PV_PER_PHY * old_phy:
         raise InvalidImprovement(
-            f"Les PV ({pools.pv}) ne correspondent pas à PHY {old_phy}.", field="phy"
+            fr("Les PV (%(pv)s) ne correspondent pas à PHY %(phy)s."),
+            field="phy",
+            params={"pv": pools.pv, "phy": old_phy},
         )
     delta = PV_PER_PHY * (new_phy - old_phy)
     if pools.superficial + delta < 0 or pools.lethal + delta < 0:
-        raise InvalidImprovement("Baisser PHY viderait une réserve de points sous 0.", field="phy")
+        raise InvalidImprovement(
+            fr("Baisser PHY viderait une réserve de points sous 0."), field="phy"
+        )
     return EwPools(pools.pv + delta, pools.superficial + delta, pools.lethal + delta)
 
 
@@ -1353,7 +1438,7 @@ def pools_after_phy_change(pools: EwPools, old_phy: int, new_phy: int) -> EwPool
 def superficial_damage_distribution(target_natural_defence: int) -> odds.Distribution:
     """Exact distribution of superficial points lost (1d10 - natural defence, at least 0)."""
     require_int(
-        target_natural_defence, field="natural_defence", label="La défense naturelle", low=0
+        target_natural_defence, field="natural_defence", label=fr("La défense naturelle"), low=0
     )
     return odds.transform(odds.uniform(1, D10), lambda face: max(0, face - target_natural_defence))
 
@@ -1386,8 +1471,8 @@ def attack_odds(
 ) -> EwAttackOdds:
     """Chance to hit and exact damage distributions of an attack, before rolling."""
     # ND may be below 0 here (a badly wounded active defender), unlike a GM-typed difficulty.
-    require_int(na, field="na", label="Le NA", low=0)
-    require_int(nd, field="nd", label="Le ND")
+    require_int(na, field="na", label=fr("Le NA"), low=0)
+    require_int(nd, field="nd", label=fr("Le ND"))
     hit = Fraction(_table(table).score(na + _sum_modifiers(modifiers), nd), D20)
     miss = 1 - hit
     superficial = odds.mixture(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from apps.rules.errors import InvalidInitiative
+from apps.rules.errors import InvalidInitiative, fr
 
 T = TypeVar("T")
 
@@ -28,7 +28,7 @@ def order_by_initiative(
         k = key(entry)
         if k in seen:
             raise InvalidInitiative(
-                f"Le combattant {k!r} apparaît deux fois dans l'initiative.",
+                fr("Le combattant %(key)r apparaît deux fois dans l'initiative."),
                 field="key",
                 params={"key": k},
             )
