@@ -31,7 +31,7 @@ format: $(STAMP)
 
 ## Recompile the translations after editing locale/*/LC_MESSAGES/django.po (needs gettext).
 messages: $(STAMP)
-	DEBUG=1 $(BIN)/python manage.py makemessages -l en --no-location --ignore '.venv/*' --ignore 'tests/*'
+	DEBUG=1 $(BIN)/python manage.py makemessages -l en --no-location --no-wrap --ignore '.venv/*' --ignore 'tests/*'
 	DEBUG=1 $(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 ## Speed measurements (ratios against a bare Django view, in one run).
