@@ -430,6 +430,43 @@ def character_update_aethoria(
 # --- Pools ------------------------------------------------------------------------------------
 
 
+class CharacterInUse(Exception):
+    """The character took part in a fight: deleting it would erase that fight's history."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def fights_of(character: Character) -> list[str]:
+    """The names of the encounters the character takes or took part in."""
+    return list(
+        character.combatants.order_by("encounter__created_at").values_list(
+            "encounter__name", flat=True
+        )
+    )
+
+
+@transaction.atomic
+def character_delete(*, character: Character, by: User) -> None:
+    """Delete a character with its sheet and XP ledger (the GM's mistaken NPC, an unused
+    template, a PC to start again). Refused for one that fought: an encounter's log and undo
+    history name it, and nothing of a fight may be lost."""
+    fights = fights_of(character)
+    if fights:
+        raise CharacterInUse(
+            _(
+                "%(name)s a pris part à un combat (%(fights)s) : le supprimer effacerait "
+                "l'histoire de ce combat."
+            )
+            % {"name": character.name, "fights": ", ".join(f"« {f} »" for f in fights)}
+        )
+    campaign, name = character.campaign, character.name
+    character.delete()
+    _log(campaign, _("Personnage %(name)s supprimé par le MJ.") % {"name": name}, by)
+    campaign.touch()
+
+
 def _log(campaign: Campaign, text: str, by: User | None, kind: str = LogKind.NOTE) -> None:
     LogEntry.objects.create(campaign=campaign, text=text, author=by, kind=kind)
 

@@ -15,6 +15,7 @@ urlpatterns = [
     path("<int:character_id>/notes/", views.character_notes, name="notes"),
     path("<int:character_id>/reveler/", views.character_reveal, name="reveal"),
     path("<int:character_id>/copier/", views.npc_copy, name="npc_copy"),
+    path("<int:character_id>/supprimer/", views.character_delete, name="delete"),
     path("<int:character_id>/xp/", views.xp_spend, name="xp_spend"),
     path("<int:character_id>/xp/<int:entry_id>/annuler/", views.xp_undo, name="xp_undo"),
 ]

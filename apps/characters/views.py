@@ -334,6 +334,26 @@ def npc_copy(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     return redirect("campaigns:detail", character.campaign_id)
 
 
+@require_http_methods(["GET", "POST"])
+def character_delete(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The GM deletes a character, after a confirmation page that says what goes with it."""
+    character = get_character_for_user(request, character_id, write=True)
+    require_gm(character)
+    if request.method == "POST":
+        campaign_id = character.campaign_id
+        try:
+            services.character_delete(character=character, by=request.user)
+        except services.CharacterInUse:
+            pass  # the page below says why, with the fights that hold it
+        else:
+            done = _("Le personnage %(name)s a été supprimé.") % {"name": character.name}
+            messages.success(request, done)
+            return redirect("campaigns:detail", campaign_id)
+    fights = services.fights_of(character)
+    context = {"character": character, "campaign": character.campaign, "fights": fights}
+    return TemplateResponse(request, "characters/delete.html", context)
+
+
 # --- Experience -------------------------------------------------------------------------------
 
 

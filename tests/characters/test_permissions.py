@@ -148,6 +148,20 @@ MATRIX = [
     ),
     ("characters:edit", "get", lambda w: [w["pc"].pk], None, (OK, FORBIDDEN, FORBIDDEN, NOT_FOUND)),
     (
+        "characters:delete",
+        "get",
+        lambda w: [w["pc"].pk],
+        None,
+        (OK, FORBIDDEN, FORBIDDEN, NOT_FOUND),
+    ),
+    (
+        "characters:delete",
+        "post",
+        lambda w: [w["npc"].pk],
+        {},
+        (REDIRECT, NOT_FOUND, NOT_FOUND, NOT_FOUND),
+    ),
+    (
         "characters:edit",
         "get",
         lambda w: [w["npc"].pk],
