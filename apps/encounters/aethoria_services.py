@@ -987,9 +987,11 @@ def aethoria_effect(
         if effect == aethoria.BLEEDING:
             step.set(target, "state", {**target.state, "bleeding": True})
         elif effect == aethoria.FRACTURE:
-            # Stored with the sheet's state, so written once, in French (the source language).
+            # The label is the French text, for anything that reads the state without a
+            # viewer; the console shows the kind and location in the viewer's language.
             label = f"fracture : {WORDS.get(location, location.replace('_', ' '))}"
-            effects = [*target.state.get("effects", []), {"kind": effect, "label": label}]
+            fracture = {"kind": effect, "location": location, "label": label}
+            effects = [*target.state.get("effects", []), fracture]
             step.set(target, "state", {**target.state, "effects": effects})
         elif effect == aethoria.INSTANT_DEATH:
             sheet = target.character.aethoria

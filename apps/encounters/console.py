@@ -96,8 +96,17 @@ def _aethoria_row(
     if state.get("bleeding"):
         notes.append(_("saigne"))
     for effect in state.get("effects", []):
-        notes.append(effect.get("label", effect.get("kind", "")))
+        notes.append(effect_words(effect))
     return bars, notes
+
+
+def effect_words(effect: dict) -> str:
+    """A lasting severe effect in the viewer's language ("fracture : right arm")."""
+    from .aethoria_log import location_words
+
+    if effect.get("kind") == aethoria.FRACTURE and effect.get("location"):
+        return _("fracture : %(where)s") % {"where": location_words(effect["location"])}
+    return effect.get("label", effect.get("kind", ""))  # states saved before locations were
 
 
 def rows_for(

@@ -160,7 +160,12 @@ def test_severe_effect_dismissed_changes_nothing_but_the_log_and_is_undoable(tab
     post(table, "undo")
     response = post(table, "aethoria_effect", {"event": event.pk, "blow": 0, "decision": "confirm"})
     b.refresh_from_db()
-    assert b.state["effects"] == [{"kind": "fracture", "label": "fracture : torse"}]
+    fracture = {"kind": "fracture", "location": "torso", "label": "fracture : torse"}
+    assert b.state["effects"] == [fracture]
+    assert "fracture : torse" in response.text  # on the row, in the viewer's language
+    table["gm"].language = "en"
+    table["gm"].save()
+    assert "fracture: torso" in table["client"].get(url("console", table["encounter"])).text
     post(table, "undo")
     b.refresh_from_db()
     assert "effects" not in b.state
