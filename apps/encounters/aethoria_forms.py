@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django import forms
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -16,6 +17,7 @@ from apps.rules import aethoria
 from . import aethoria_services as svc
 from .forms import VersionForm, add_encounter_error
 from .models import Combatant, Encounter, Event
+from .services import prefetch_gear
 from .steps import EncounterError
 
 RANGE_LABELS = {
@@ -215,6 +217,7 @@ class AethoriaAttackForm(PlanForm):
         attacker: Combatant,
         combatants: list[Combatant],
         fired: bool = False,
+        refresh: bool = False,
         **kwargs,
     ):
         if fired:
@@ -227,6 +230,17 @@ class AethoriaAttackForm(PlanForm):
         self.fields["attacker"].initial = attacker.pk
         others = [c for c in combatants if c.pk != attacker.pk]
         self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
+        # Another target brings its own parrying items: the form is drawn again for it.
+        self.fields["target"].widget.attrs.update(
+            {
+                "hx-get": reverse("encounters:aethoria_attack_odds", args=[encounter.pk]),
+                "hx-vals": '{"redraw": "1"}',
+                "hx-include": "closest form",
+                "hx-target": "closest form",
+                "hx-swap": "outerHTML",
+                "hx-trigger": "change consume",
+            }
+        )
         weapons = [
             (w.pk, f"{w.name} ({w.damage})") for w in attacker.character.aethoria.weapons.all()
         ]
@@ -244,19 +258,42 @@ class AethoriaAttackForm(PlanForm):
                 for band, malus in house.range_band_malus
             ),
         ]
+        target = self._chosen_target(others)
+        items = self._parry_items(target)
+        self.fields["parry_with"].choices = items
+        self.fields["parry_with2"].choices = items
+        if refresh:
+            self._forget_other_targets_items(items)
+
+    def _chosen_target(self, others: list[Combatant]) -> Combatant | None:
+        wanted = str(self.data.get("target", "")) if self.is_bound else ""
+        return next((c for c in others if str(c.pk) == wanted), others[0] if others else None)
+
+    def _parry_items(self, target: Combatant | None) -> list[tuple[str, str]]:
+        """What the chosen target can parry with: its weapons that parry, its shield."""
         items = [("", "—")]
-        for c in others:
-            sheet = c.character.aethoria
-            for w in sheet.weapons.all():
-                if w.parry_value is not None:
-                    items.append((str(w.pk), f"{c.character.name} — {w.name} ({w.parry_value})"))
-            if sheet.shield is not None:
-                items.append(
-                    (svc.SHIELD, f"{_('Bouclier')} ({_('parade')} {sheet.shield.parry_value})")
-                )
-        unique = list(dict.fromkeys(items))
-        self.fields["parry_with"].choices = unique
-        self.fields["parry_with2"].choices = unique
+        if target is None:
+            return items
+        prefetch_gear(self.encounter, [target])
+        sheet = target.character.aethoria
+        for weapon in sheet.weapons.all():
+            if weapon.parry_value is not None:
+                items.append((str(weapon.pk), f"{weapon.name} ({weapon.parry_value})"))
+        if sheet.shield is not None:
+            items.append(
+                (svc.SHIELD, f"{_('Bouclier')} ({_('parade')} {sheet.shield.parry_value})")
+            )
+        return items
+
+    def _forget_other_targets_items(self, items: list[tuple[str, str]]) -> None:
+        """The form drawn again for another target: a parrying item of the former one goes
+        back to "—" rather than showing as an error the GM did not make."""
+        values = {value for value, _label in items}
+        data = self.data.copy()
+        for name in ("parry_with", "parry_with2"):
+            if data.get(name) not in values:
+                data[name] = ""
+        self.data = data
 
     def choice(self) -> svc.AttackChoice:
         data = self.cleaned_data

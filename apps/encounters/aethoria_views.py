@@ -33,6 +33,7 @@ from .steps import EncounterError, StaleVersion
 from .views import _refused, _respond, _respond_step
 
 ODDS = "encounters/_aethoria_odds.html"
+ACTIONS = "encounters/_aethoria_actions.html"
 
 
 def _people(encounter: Encounter):
@@ -96,28 +97,34 @@ def _odds(request, partial: str, form) -> TemplateResponse:
 # --- Attacks ---------------------------------------------------------------------------------
 
 
-def _attack_form(encounter: Encounter, data) -> tuple[str, AethoriaAttackForm | None]:
+def _attack_form(
+    encounter: Encounter, data, refresh: bool = False
+) -> tuple[str, AethoriaAttackForm | None]:
     """The acting combatant's attack form, or the one of a combatant firing its prepared
     action when the data names it."""
     combatants, acting = _people(encounter)
     fired = fired_combatant(encounter, combatants)
+    options = {"encounter": encounter, "combatants": combatants, "refresh": refresh}
     if fired is not None and data is not None and data.get("attacker") == str(fired.pk):
-        return "aethoria_fired_attack", AethoriaAttackForm(
-            data, encounter=encounter, attacker=fired, combatants=combatants, fired=True
-        )
+        form = AethoriaAttackForm(data, attacker=fired, fired=True, **options)
+        return "aethoria_fired_attack", form
     if acting is None:
         return "aethoria_attack", None
-    return "aethoria_attack", AethoriaAttackForm(
-        data, encounter=encounter, attacker=acting, combatants=combatants
-    )
+    return "aethoria_attack", AethoriaAttackForm(data, attacker=acting, **options)
 
 
 @require_GET
 def aethoria_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
-    """The exact odds of the attack being filled in, before any die is rolled."""
+    """The exact odds of the attack being filled in, before any die is rolled; with
+    ``redraw`` (the target changed), the whole form, whose parrying items follow the target."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    _, form = _attack_form(encounter, request.GET)
-    return _odds(request, "aethoria-attack-odds", form)
+    redraw = bool(request.GET.get("redraw"))
+    _, form = _attack_form(encounter, request.GET, refresh=redraw)
+    if not redraw or form is None:
+        return _odds(request, "aethoria-attack-odds", form)
+    valid = form.is_valid()
+    context = {"form": form, "plan": form.plan if valid else None, "encounter": encounter}
+    return TemplateResponse(request, f"{ACTIONS}#aethoria-attack-form", context)
 
 
 @require_POST

@@ -198,3 +198,43 @@ def test_an_attack_runs_the_same_queries_whatever_the_size_of_the_fight(client, 
     small = _attack_queries(client, _fight(client, 3, 5))
     assert _attack_queries(client, _fight(client, 20, 500)) == small
     assert small < 30, small
+
+
+def test_the_parry_list_holds_the_chosen_targets_items_and_follows_the_target(table):
+    from tests.compendium.factories import AethoriaWeaponFactory
+
+    # A third fighter with a parrying weapon of its own; Brandon has his shield.
+    gaspard = aethoria_fighter(table["campaign"], "Gaspard")
+    baton = AethoriaWeaponFactory(name="Bâton", parry_value=4)
+    gaspard.aethoria.weapons.add(baton)
+    fighters = [table["ysolde"], table["brandon"], gaspard]
+    post(table, "combatants_add", {"characters": [c.pk for c in fighters]})
+    encounter = table["encounter"]
+    y, _b, g = (encounter.combatants.get(character=c) for c in fighters)
+    post(table, "start", {f"face_{y.pk}": 15, f"face_{_b.pk}": 5, f"face_{g.pk}": 3})
+    encounter.refresh_from_db()
+    console = table["client"].get(url("console", encounter), **HTMX).text
+    form = console[console.index('id="aethoria-attack"') :]
+    form = form[: form.index("</form>")]
+    # Ysolde acts; her first target is Brandon: his shield, not Gaspard's staff.
+    assert "Bouclier (parade 6)" in form and "Bâton" not in form
+    assert 'hx-vals="{&quot;redraw&quot;: &quot;1&quot;}"' in form  # redrawn on change
+    query = {
+        "version": encounter.version,
+        "attacker": y.pk,
+        "target": g.pk,
+        "mode": "attack",
+        "weapon": table["ysolde"].aethoria.weapons.first().pk,
+        "defence": "parry",
+        "parry_with": "shield",  # Brandon's, chosen before the target changed
+        "redraw": "1",
+    }
+    response = table["client"].get(url("aethoria_attack_odds", encounter), query, **HTMX)
+    assert 'id="aethoria-attack"' in response.text  # the whole form, for Gaspard
+    assert "Bâton (4)" in response.text and "Bouclier (parade 6)" not in response.text
+    assert "Sélectionnez un choix valide" not in response.text  # reset to "—", no error
+    # Posting Brandon's shield against Gaspard is refused, not silently changed.
+    query.pop("redraw")
+    response = post(table, "aethoria_attack", query)
+    assert "Sélectionnez un choix valide" in response.text
+    assert not encounter.events.filter(kind="aethoria_attack").exists()
