@@ -12,6 +12,7 @@ from apps.core.refusals import rules_message
 from apps.rules import aethoria, ew
 from apps.rules.errors import RulesError
 
+from . import transfer
 from .models import Campaign, System
 
 
@@ -23,6 +24,23 @@ class CampaignForm(forms.ModelForm):
             "system": forms.RadioSelect,
             "description": forms.Textarea(attrs={"rows": 3}),
         }
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Fichier d'export (.json)"),
+        help_text=_("Un fichier téléchargé avec « Exporter » depuis la page d'une campagne."),
+    )
+
+    def clean_file(self) -> dict:
+        """The export document in the file; refused here when unreadable or of another format."""
+        upload = self.cleaned_data["file"]
+        if upload.size > transfer.MAX_BYTES:
+            raise forms.ValidationError(_("Ce fichier est trop gros pour une campagne."))
+        try:
+            return transfer.parse_document(upload.read())
+        except transfer.ImportRefused as refusal:
+            raise forms.ValidationError(refusal.message) from None
 
 
 class JoinForm(forms.Form):

@@ -6,6 +6,7 @@ app_name = "campaigns"
 
 urlpatterns = [
     path("nouvelle/", views.campaign_create, name="create"),
+    path("importer/", views.campaign_import, name="import"),
     path("rejoindre/", views.campaign_join_code, name="join_code"),
     path("rejoindre/<str:code>/", views.campaign_join, name="join"),
     path("<int:campaign_id>/", views.campaign_detail, name="detail"),
@@ -20,4 +21,5 @@ urlpatterns = [
     path("<int:campaign_id>/regles/table/", views.campaign_grid, name="grid"),
     path("<int:campaign_id>/regles/table/defaut/", views.campaign_grid_reset, name="grid_reset"),
     path("<int:campaign_id>/journal/", views.log_add, name="log_add"),
+    path("<int:campaign_id>/export/", views.campaign_export, name="export"),
 ]

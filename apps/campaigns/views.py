@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
@@ -14,9 +14,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.core.http import HtmxHttpRequest
 
-from . import services
+from . import services, transfer
 from .access import get_campaign_for_user
-from .forms import CampaignForm, HouseRulesForm, JoinForm, LogEntryForm, ResolutionGridForm
+from .forms import (
+    CampaignForm,
+    HouseRulesForm,
+    ImportForm,
+    JoinForm,
+    LogEntryForm,
+    ResolutionGridForm,
+)
 from .models import Campaign, Membership, Role
 
 LIVE_EVENT = "campaign-changed"
@@ -257,3 +264,33 @@ def log_add(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     context["log_form"] = form
     # The log is the only region this changes, and it is the one swapped: no live event.
     return TemplateResponse(request, "campaigns/detail.html#log", context)
+
+
+@require_GET
+def campaign_export(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM downloads the whole campaign as one JSON file."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    response = JsonResponse(
+        transfer.campaign_export(campaign), json_dumps_params={"ensure_ascii": False, "indent": 1}
+    )
+    filename = transfer.export_filename(campaign)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_import(request: HtmxHttpRequest) -> HttpResponse:
+    """Any logged-in user makes a new campaign from an export file and becomes its GM."""
+    posted = request.method == "POST"
+    form = ImportForm(request.POST, request.FILES) if posted else ImportForm()
+    if posted and form.is_valid():
+        try:
+            report = transfer.campaign_import(document=form.cleaned_data["file"], by=request.user)
+        except transfer.ImportRefused as refusal:
+            form.add_error("file", refusal.message)
+        else:
+            for message in report.messages():
+                messages.info(request, message)
+            messages.success(request, _("Campagne importée : vous en êtes le MJ."))
+            return redirect("campaigns:detail", report.campaign.pk)
+    return TemplateResponse(request, "campaigns/import.html", {"form": form})

@@ -37,6 +37,14 @@ def world(campaign, aethoria_campaign, gm, player, other_player):
 MATRIX = [
     ("campaigns:create", "get", lambda w: [], None, (OK, OK, OK, OK)),
     ("campaigns:join_code", "get", lambda w: [], None, (OK, OK, OK, OK)),
+    ("campaigns:import", "get", lambda w: [], None, (OK, OK, OK, OK)),
+    (
+        "campaigns:export",
+        "get",
+        lambda w: [w["campaign"].pk],
+        None,
+        (OK, FORBIDDEN, FORBIDDEN, NOT_FOUND),
+    ),
     ("campaigns:join", "get", lambda w: [w["campaign"].invite_code], None, (OK, OK, OK, OK)),
     ("campaigns:detail", "get", lambda w: [w["campaign"].pk], None, (OK, OK, OK, NOT_FOUND)),
     (
