@@ -613,17 +613,15 @@ class AethoriaAttackFatigueForm(VersionForm):
         return dice_group(self, ("roll", "count", "faces", "damage_faces"))
 
 
-class AethoriaAimLostForm(VersionForm):
-    combatant = forms.IntegerField(widget=forms.HiddenInput)
-
-
 class AethoriaEffectForm(VersionForm):
     event = forms.IntegerField(widget=forms.HiddenInput)
     blow = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=1)
     decision = forms.ChoiceField(choices=[("confirm", _("Confirmer")), ("dismiss", _("Écarter"))])
 
 
-class AethoriaFireForm(VersionForm):
+class AethoriaCombatantForm(VersionForm):
+    """A button that acts for one combatant (fire its prepared action, lose its aim)."""
+
     combatant = forms.IntegerField(widget=forms.HiddenInput)
 
 

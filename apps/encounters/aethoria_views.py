@@ -15,12 +15,11 @@ from . import aethoria_services as svc
 from . import console
 from .access import get_encounter_for_user
 from .aethoria_forms import (
-    AethoriaAimLostForm,
     AethoriaAttackFatigueForm,
     AethoriaAttackForm,
+    AethoriaCombatantForm,
     AethoriaEffectForm,
     AethoriaFatigueForm,
-    AethoriaFireForm,
     AethoriaSpecialForm,
     AethoriaSpellForm,
     AethoriaTestForm,
@@ -172,32 +171,29 @@ def aethoria_special(request: HtmxHttpRequest, encounter_id: int):
     return _act(request, encounter, "aethoria_special", form, call)
 
 
-@require_POST
-def aethoria_aim_lost(request: HtmxHttpRequest, encounter_id: int):
-    """Viser: the watched target got out of reach, the aim bonus is lost."""
-    encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    form = AethoriaAimLostForm(request.POST)
-    return _act(
-        request,
-        encounter,
-        "aethoria_aim_lost",
-        form,
-        lambda base: svc.aethoria_lose_aim(**base, combatant_id=form.cleaned_data["combatant"]),
-    )
+def _combatant_step(key: str, service):
+    """A view for a button that acts for one combatant: ``service`` is given its id."""
+
+    @require_POST
+    def view(request: HtmxHttpRequest, encounter_id: int):
+        encounter = get_encounter_for_user(request, encounter_id, gm=True)
+        form = AethoriaCombatantForm(request.POST)
+        return _act(
+            request,
+            encounter,
+            key,
+            form,
+            lambda base: service(**base, combatant_id=form.cleaned_data["combatant"]),
+        )
+
+    view.__name__ = key
+    return view
 
 
-@require_POST
-def aethoria_fire(request: HtmxHttpRequest, encounter_id: int):
-    """The trigger happened: fire a combatant's prepared action."""
-    encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    form = AethoriaFireForm(request.POST)
-    return _act(
-        request,
-        encounter,
-        "aethoria_fire",
-        form,
-        lambda base: svc.aethoria_fire(**base, combatant_id=form.cleaned_data["combatant"]),
-    )
+# Viser: the watched target got out of reach, the aim bonus is lost.
+aethoria_aim_lost = _combatant_step("aethoria_aim_lost", svc.aethoria_lose_aim)
+# The trigger happened: fire a combatant's prepared action.
+aethoria_fire = _combatant_step("aethoria_fire", svc.aethoria_fire)
 
 
 @require_POST
