@@ -13,13 +13,11 @@ from django.utils import translation
 from apps.campaigns.models import Campaign
 from apps.characters.models import AethoriaSheet
 from apps.core.refusals import rules_message
-from apps.encounters import services
-from apps.encounters.models import Combatant, Encounter
+from apps.encounters.models import Combatant
 from apps.rules import ew
 from apps.rules.errors import InvalidImprovement, InvalidValue, RulesError, fr
 from tests.characters.factories import CharacterFactory, XpEntryFactory
 from tests.core.test_translations import catalog
-from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 from tests.encounters.test_aethoria_support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
     attack,
@@ -110,22 +108,9 @@ def test_a_translation_that_does_not_fit_its_params_falls_back_to_french(monkeyp
 
 
 @pytest.fixture
-def ew_table(client, db):
+def ew_table(client, english_table):
     """An EW fight under way (Brandon acts first), its GM reading English."""
-    campaign = campaign_with_gm("ew")
-    gm = campaign.memberships.get().user
-    gm.set_language("en")
-    brandon = ew_fighter(campaign, "Brandon", owner=add_player(campaign))
-    ysolde = ew_fighter(campaign, "Ysolde", phy=6, armour=1)
-    encounter = Encounter.objects.create(campaign=campaign, name="Embuscade")
-    services.combatants_add(encounter_id=encounter.pk, characters=[brandon, ysolde])
-    b = encounter.combatants.get(character=brandon)
-    y = encounter.combatants.get(character=ysolde)
-    services.encounter_start(
-        encounter_id=encounter.pk, version=None, by=gm, initiative={b.pk: 9, y.pk: 2}
-    )
-    client.force_login(gm)
-    return {"client": client, "encounter": encounter, "b": b, "y": y}
+    return {"client": client, **english_table}
 
 
 def _ew_post(table, name, data):

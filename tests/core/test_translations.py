@@ -15,10 +15,6 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from apps.encounters import services
-from apps.encounters.models import Encounter
-from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
-
 PO_FILE = Path(settings.LOCALE_PATHS[0]) / "en" / "LC_MESSAGES" / "django.po"
 
 
@@ -253,21 +249,6 @@ def french_left(response) -> list[str]:
     parser.feed(response.content.decode())
     text = " ".join(" ".join(parser.parts).split())
     return [word for word in FRENCH_UI if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)]
-
-
-@pytest.fixture
-def english_table(client, db):
-    """An EW campaign with a running fight, its GM logged in with English chosen."""
-    campaign = campaign_with_gm("ew")
-    gm = campaign.memberships.get().user
-    gm.set_language("en")
-    brandon = ew_fighter(campaign, "Brandon", owner=add_player(campaign))
-    ysolde = ew_fighter(campaign, "Ysolde", phy=6, armour=1)
-    encounter = Encounter.objects.create(campaign=campaign, name="Embuscade")
-    services.combatants_add(encounter_id=encounter.pk, characters=[brandon, ysolde])
-    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
-    client.force_login(gm)
-    return {"campaign": campaign, "brandon": brandon, "encounter": encounter}
 
 
 def test_the_login_page_speaks_english_once_chosen(client, db):
