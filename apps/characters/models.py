@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.rules import aethoria, ew
 
+from .bars import Bar
+
 
 class Kind(models.TextChoices):
     PC = "pc", _("PJ")
@@ -115,37 +117,23 @@ class Character(models.Model):
             return self.xp
         return self.xp_entries.aggregate(total=Sum("amount"))["total"] or 0
 
-    def pool_view(self, house) -> list[dict]:
+    def pool_view(self, house) -> list[Bar]:
         """The pools as bars: label, value, maximum and the thresholds a <meter> needs."""
         sheet = self.sheet
         if sheet is None:
             return []
         if self.campaign.is_ew:
             pools = sheet.pools()
-            rows = [
-                (_("Points superficiels"), pools.superficial, pools.pv, "superficial"),
-                (_("Points létaux"), pools.lethal, pools.pv, "lethal"),
-                (_("Points d'éclat"), sheet.eclat, sheet.eclat_max, "eclat"),
+            return [
+                Bar("superficial", _("Points superficiels"), pools.superficial, pools.pv),
+                Bar("lethal", _("Points létaux"), pools.lethal, pools.pv),
+                Bar("eclat", _("Points d'éclat"), sheet.eclat, sheet.eclat_max),
             ]
-        else:
-            pools = sheet.pools(house)
-            rows = [
-                (_("PV"), pools.pv, pools.pv_max, "pv"),
-                (_("Fatigue physique"), pools.physical, pools.physical_max, "physical"),
-                (_("Fatigue mentale"), pools.mental, pools.mental_max, "mental"),
-            ]
+        pools = sheet.pools(house)
         return [
-            {
-                "label": label,
-                "value": value,
-                "max": maximum,
-                "key": key,
-                # <meter> colours: below a quarter is bad, below half is a warning.
-                "low": maximum / 2,
-                "high": maximum * 3 / 4,
-                "meter_value": max(0, value),
-            }
-            for label, value, maximum, key in rows
+            Bar("pv", _("PV"), pools.pv, pools.pv_max),
+            Bar("physical", _("Fatigue physique"), pools.physical, pools.physical_max),
+            Bar("mental", _("Fatigue mentale"), pools.mental, pools.mental_max),
         ]
 
     def health(self, house) -> str:

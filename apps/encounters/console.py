@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from apps.characters.bars import Bar
 from apps.rules import aethoria, ew
 
 from .fighters import condition_words, is_dead, is_out
@@ -16,28 +17,6 @@ from .models import Combatant, Encounter, Event, Status
 from .services import NOT_UNDOABLE, acting_combatant, load_combatants, redoable_event
 
 LOG_LINES = 60
-
-
-@dataclass(frozen=True)
-class Bar:
-    """A pool as components/pool_bars.html draws it: a <meter> with its numbers."""
-
-    key: str
-    label: str
-    value: int
-    max: int
-
-    @property
-    def low(self) -> float:
-        return self.max / 4
-
-    @property
-    def high(self) -> float:
-        return self.max / 2
-
-    @property
-    def meter_value(self) -> int:
-        return max(0, self.value)  # Aethoria PV can fall below 0
 
 
 @dataclass
