@@ -28,26 +28,26 @@ def require_int(
     params = {"label": label or field, "value": value, "low": low, "high": high}
     if not is_int(value):
         raise error(
-            fr("%(label)s doit être un nombre entier (reçu : %(value)r)."),
+            fr("%(label)s : un nombre entier est attendu (reçu : %(value)r)."),
             field=field,
             params=params,
         )
     assert isinstance(value, int)
     if low is not None and high is not None and not low <= value <= high:
         raise error(
-            fr("%(label)s doit être compris entre %(low)s et %(high)s (reçu : %(value)s)."),
+            fr("%(label)s : valeur attendue entre %(low)s et %(high)s (reçu : %(value)s)."),
             field=field,
             params=params,
         )
     if low is not None and value < low:
         raise error(
-            fr("%(label)s doit valoir au moins %(low)s (reçu : %(value)s)."),
+            fr("%(label)s : valeur attendue d'au moins %(low)s (reçu : %(value)s)."),
             field=field,
             params=params,
         )
     if high is not None and value > high:
         raise error(
-            fr("%(label)s doit valoir au plus %(high)s (reçu : %(value)s)."),
+            fr("%(label)s : valeur attendue d'au plus %(high)s (reçu : %(value)s)."),
             field=field,
             params=params,
         )
@@ -60,7 +60,7 @@ def require_bool(
     """Return `value` if it is a bool, else raise `error`."""
     if not isinstance(value, bool):
         raise error(
-            fr("%(label)s doit valoir vrai ou faux (reçu : %(value)r)."),
+            fr("%(label)s : vrai ou faux est attendu (reçu : %(value)r)."),
             field=field,
             params={"label": label or field, "value": value},
         )
@@ -78,7 +78,7 @@ def require_choice(
     """Return `value` if it is one of `choices`, else raise `error` listing them."""
     if not isinstance(value, str) or value not in choices:
         raise error(
-            fr("%(label)s doit être l'une des valeurs : %(allowed)s (reçu : %(value)r)."),
+            fr("%(label)s : une de ces valeurs est attendue : %(allowed)s (reçu : %(value)r)."),
             field=field,
             params={
                 "label": label or field,
@@ -96,7 +96,7 @@ def require_text(
     """Return `value` if it is a non-blank string, else raise `error`."""
     if not isinstance(value, str) or not value.strip():
         raise error(
-            fr("%(label)s doit être un texte non vide (reçu : %(value)r)."),
+            fr("%(label)s : un texte non vide est attendu (reçu : %(value)r)."),
             field=field,
             params={"label": label or field, "value": value},
         )
@@ -148,20 +148,20 @@ def require_labelled_values(
         params = {"label": label, "name": name, "value": value, "low": low, "high": high}
         if not isinstance(name, str) or not name.strip():
             raise error(
-                fr("%(label)s (libellé) doit être un texte non vide (reçu : %(value)r)."),
+                fr("%(label)s (libellé) : un texte non vide est attendu (reçu : %(value)r)."),
                 field=field,
                 params={**params, "value": name},
             )
         if not is_int(value):
             raise error(
-                fr("%(label)s (%(name)s) doit être un nombre entier (reçu : %(value)r)."),
+                fr("%(label)s (%(name)s) : un nombre entier est attendu (reçu : %(value)r)."),
                 field=field,
                 params=params,
             )
         if not low <= value <= high:
             raise error(
                 fr(
-                    "%(label)s (%(name)s) doit être compris entre %(low)s et %(high)s "
+                    "%(label)s (%(name)s) : valeur attendue entre %(low)s et %(high)s "
                     "(reçu : %(value)s)."
                 ),
                 field=field,

@@ -675,7 +675,7 @@ def _characteristic_problems(creation: EwCreation) -> list[Problem]:
                 _problem(
                     name,
                     "out_of_range",
-                    fr("%(label)s doit être compris entre %(low)s et %(high)s (reçu : %(value)s)."),
+                    fr("%(label)s : valeur attendue entre %(low)s et %(high)s (reçu : %(value)s)."),
                     label=label,
                     low=CHARACTERISTIC_MIN,
                     high=CHARACTERISTIC_MAX,

@@ -69,49 +69,49 @@ REFUSALS = [
     pytest.param(
         lambda: checks.require_int("x", field="f", label="Les PV"),
         errors.InvalidValue,
-        "Les PV doit être un nombre entier (reçu : 'x').",
+        "Les PV : un nombre entier est attendu (reçu : 'x').",
         id="require_int_type",
     ),
     pytest.param(
         lambda: checks.require_int(12, field="f", label="Les PV", low=0, high=10),
         errors.InvalidValue,
-        "Les PV doit être compris entre 0 et 10 (reçu : 12).",
+        "Les PV : valeur attendue entre 0 et 10 (reçu : 12).",
         id="require_int_range",
     ),
     pytest.param(
         lambda: checks.require_int(-1, field="f", label="Les PV", low=0),
         errors.InvalidValue,
-        "Les PV doit valoir au moins 0 (reçu : -1).",
+        "Les PV : valeur attendue d'au moins 0 (reçu : -1).",
         id="require_int_low",
     ),
     pytest.param(
         lambda: checks.require_int(11, field="f", label="Les PV", high=10),
         errors.InvalidValue,
-        "Les PV doit valoir au plus 10 (reçu : 11).",
+        "Les PV : valeur attendue d'au plus 10 (reçu : 11).",
         id="require_int_high",
     ),
     pytest.param(
         lambda: checks.require_int("x", field="pv"),
         errors.InvalidValue,
-        "pv doit être un nombre entier (reçu : 'x').",
+        "pv : un nombre entier est attendu (reçu : 'x').",
         id="require_int_nolabel",
     ),
     pytest.param(
         lambda: checks.require_bool(1, field="f", label="Le cumul"),
         errors.InvalidValue,
-        "Le cumul doit valoir vrai ou faux (reçu : 1).",
+        "Le cumul : vrai ou faux est attendu (reçu : 1).",
         id="require_bool",
     ),
     pytest.param(
         lambda: checks.require_choice("z", ("b", "a"), field="f", label="L'arrondi"),
         errors.InvalidValue,
-        "L'arrondi doit être l'une des valeurs : a, b (reçu : 'z').",
+        "L'arrondi : une de ces valeurs est attendue : a, b (reçu : 'z').",
         id="require_choice",
     ),
     pytest.param(
         lambda: checks.require_text(" ", field="f", label="La localisation"),
         errors.InvalidValue,
-        "La localisation doit être un texte non vide (reçu : ' ').",
+        "La localisation : un texte non vide est attendu (reçu : ' ').",
         id="require_text",
     ),
     pytest.param(
@@ -137,7 +137,7 @@ REFUSALS = [
             (("", 1),), field="f", label="Les malus", low=0, high=3
         ),
         errors.InvalidValue,
-        "Les malus (libellé) doit être un texte non vide (reçu : '').",
+        "Les malus (libellé) : un texte non vide est attendu (reçu : '').",
         id="labelled_name",
     ),
     pytest.param(
@@ -145,7 +145,7 @@ REFUSALS = [
             (("court", 9),), field="f", label="Les malus", low=0, high=3
         ),
         errors.InvalidValue,
-        "Les malus (court) doit être compris entre 0 et 3 (reçu : 9).",
+        "Les malus (court) : valeur attendue entre 0 et 3 (reçu : 9).",
         id="labelled_value",
     ),
     pytest.param(
@@ -159,13 +159,13 @@ REFUSALS = [
     pytest.param(
         lambda: aethoria.AethoriaHouseRules(pv_multiplier=0),
         errors.InvalidHouseRules,
-        "Le multiplicateur de PV doit être compris entre 1 et 10 (reçu : 0).",
+        "Le multiplicateur de PV : valeur attendue entre 1 et 10 (reçu : 0).",
         id="a_house_int",
     ),
     pytest.param(
         lambda: aethoria.AethoriaHouseRules(armour_layers_stack=1),
         errors.InvalidHouseRules,
-        "Le cumul des armures doit valoir vrai ou faux (reçu : 1).",
+        "Le cumul des armures : vrai ou faux est attendu (reçu : 1).",
         id="a_house_bool",
     ),
     pytest.param(
@@ -177,7 +177,7 @@ REFUSALS = [
     pytest.param(
         lambda: aethoria.AethoriaHouseRules(range_band_malus=(("court", 99),)),
         errors.InvalidHouseRules,
-        "Les malus de portée (court) doit être compris entre -20 et 20 (reçu : 99).",
+        "Les malus de portée (court) : valeur attendue entre -20 et 20 (reçu : 99).",
         id="a_house_range",
     ),
     pytest.param(
@@ -226,13 +226,13 @@ REFUSALS = [
     pytest.param(
         lambda: aethoria.check_characteristic(15, "force"),
         errors.InvalidCharacteristic,
-        "Force doit être compris entre 1 et 9 (reçu : 15).",
+        "Force : valeur attendue entre 1 et 9 (reçu : 15).",
         id="a_characteristic",
     ),
     pytest.param(
         lambda: aethoria.check_skill_rank(10),
         errors.InvalidSkillRank,
-        "Le rang de compétence doit être compris entre 0 et 9 (reçu : 10).",
+        "Le rang de compétence : valeur attendue entre 0 et 9 (reçu : 10).",
         id="a_skill_rank",
     ),
     pytest.param(
@@ -244,7 +244,7 @@ REFUSALS = [
     pytest.param(
         lambda: aethoria._check_fatigue_count(4),
         errors.InvalidFatigueSpend,
-        "Les dés de fatigue doit être compris entre 1 et 3 (reçu : 4).",
+        "Les dés de fatigue : valeur attendue entre 1 et 3 (reçu : 4).",
         id="a_fatigue_count",
     ),
     pytest.param(
@@ -299,13 +299,13 @@ REFUSALS = [
     pytest.param(
         lambda: ew.EwHouseRules(extra_action_malus=5),
         errors.InvalidHouseRules,
-        "Le malus par action supplémentaire doit être compris entre -20 et 0 (reçu : 5).",
+        "Le malus par action supplémentaire : valeur attendue entre -20 et 0 (reçu : 5).",
         id="e_house_int",
     ),
     pytest.param(
         lambda: ew.EwHouseRules(rounding="zz"),
         errors.InvalidHouseRules,
-        "L'arrondi doit être l'une des valeurs : down, nearest, up (reçu : 'zz').",
+        "L'arrondi : une de ces valeurs est attendue : down, nearest, up (reçu : 'zz').",
         id="e_house_choice",
     ),
     pytest.param(
@@ -317,13 +317,13 @@ REFUSALS = [
     pytest.param(
         lambda: ew.check_characteristic(2, "phy"),
         errors.InvalidCharacteristic,
-        "PHY doit être compris entre 3 et 10 (reçu : 2).",
+        "PHY : valeur attendue entre 3 et 10 (reçu : 2).",
         id="e_characteristic",
     ),
     pytest.param(
         lambda: ew.check_specialty_level(7),
         errors.InvalidSpecialty,
-        "Le niveau de spécialité doit être compris entre 0 et 6 (reçu : 7).",
+        "Le niveau de spécialité : valeur attendue entre 0 et 6 (reçu : 7).",
         id="e_specialty",
     ),
     pytest.param(
@@ -409,13 +409,13 @@ REFUSALS = [
     pytest.param(
         lambda: aethoria.AethoriaPools(10, 11, 5, 5, 5, 5),
         errors.InvalidValue,
-        "Les PV doit valoir au plus 10 (reçu : 11).",
+        "Les PV : valeur attendue d'au plus 10 (reçu : 11).",
         id="a_pools_pv",
     ),
     pytest.param(
         lambda: aethoria.AethoriaPools(10, 10, 5, 5, 5, 6),
         errors.InvalidValue,
-        "La fatigue mentale doit être compris entre 0 et 5 (reçu : 6).",
+        "La fatigue mentale : valeur attendue entre 0 et 5 (reçu : 6).",
         id="a_pools_mental",
     ),
     pytest.param(
@@ -437,7 +437,7 @@ REFUSALS = [
     pytest.param(
         lambda: aethoria.plan_double_defence("jump", None, defences_left=2),
         errors.InvalidDefence,
-        "La défense doit être l'une des valeurs : dodge, parry (reçu : 'jump').",
+        "La défense : une de ces valeurs est attendue : dodge, parry (reçu : 'jump').",
         id="a_defence_choice",
     ),
     pytest.param(
@@ -540,7 +540,7 @@ PROBLEMS = [
         CREATION,
         [
             "PHY doit être un nombre entier.",
-            "MEN doit être compris entre 3 et 10 (reçu : 11).",
+            "MEN : valeur attendue entre 3 et 10 (reçu : 11).",
             "Le facteur de coût du champ con doit être un entier positif ou nul.",
             "La spécialité « Épée » doit dépendre d'un champ (con, com, hab, soc).",
             "Le niveau de « Épée » doit être compris entre 0 et 6 (reçu : 9).",
