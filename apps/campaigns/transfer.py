@@ -466,10 +466,16 @@ class ImportReport:
         self.joined: list[str] = []
         self.unknown: list[str] = []
         self.reassigned: list[str] = []
+        self.renamed_from: str | None = None
 
     def messages(self) -> list[str]:
         """What the importer is told besides success: who joined, who is not known here."""
         lines = []
+        if self.renamed_from:
+            lines.append(
+                _("Vous avez déjà une campagne « %(old)s » : celle-ci s'appelle « %(new)s ».")
+                % {"old": self.renamed_from, "new": self.campaign.name}
+            )
         if self.joined:
             lines.append(
                 _("Rejoignent la campagne comme joueurs : %(names)s.")
@@ -504,6 +510,19 @@ def campaign_import(*, document: dict, by: User) -> ImportReport:
         ) from None
 
 
+def _free_name(name: str, user: User) -> str:
+    """The name, or "name (2)", "(3)"... when the importer already has a campaign of that name
+    (a backup imported next to its original): two same-named cards would be told apart by
+    nothing on their dashboard."""
+    taken = set(Campaign.objects.filter(memberships__user=user).values_list("name", flat=True))
+    candidate, number = name, 1
+    while candidate in taken:
+        number += 1
+        suffix = f" ({number})"
+        candidate = name[: Campaign._meta.get_field("name").max_length - len(suffix)] + suffix
+    return candidate
+
+
 def _import(document: dict, by: User) -> ImportReport:
     data = document["campaign"]
     if data["system"] not in System.values:
@@ -515,9 +534,13 @@ def _import(document: dict, by: User) -> ImportReport:
     del house  # only checked: the stored dict is kept as it was, lossless
     found = _resolve(_wanted_references(document, is_ew))
 
-    campaign = Campaign.objects.create(**_load_scalars(Campaign, data, ("invite_code", "version")))
+    scalars = _load_scalars(Campaign, data, ("invite_code", "version"))
+    scalars["name"] = _free_name(scalars["name"], by)
+    campaign = Campaign.objects.create(**scalars)
     _restore_times([campaign], [data])
     report = ImportReport(campaign)
+    if campaign.name != data["name"]:
+        report.renamed_from = data["name"]
 
     usernames = {m["username"] for m in document["members"]}
     for table in ("characters", "xp", "log"):

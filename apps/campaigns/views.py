@@ -289,8 +289,8 @@ def campaign_import(request: HtmxHttpRequest) -> HttpResponse:
         except transfer.ImportRefused as refusal:
             form.add_error("file", refusal.message)
         else:
+            messages.success(request, _("Campagne importée : vous en êtes le MJ."))
             for message in report.messages():
                 messages.info(request, message)
-            messages.success(request, _("Campagne importée : vous en êtes le MJ."))
             return redirect("campaigns:detail", report.campaign.pk)
     return TemplateResponse(request, "campaigns/import.html", {"form": form})

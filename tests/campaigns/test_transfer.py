@@ -149,12 +149,23 @@ def _timeless(value):
 
 
 def _round_trip(campaign, by):
-    """Export, import as ``by``, export the copy: both documents and the new campaign."""
+    """Export, import as ``by``, export the copy: both documents and the new campaign.
+
+    ``by`` already leads the original, so the copy is named "… (2)"; the second document
+    gets the original name back to compare everything else."""
     document = transfer.campaign_export(campaign)
     # Through real JSON text, as a file would carry it.
     document = json.loads(json.dumps(document))
     report = transfer.campaign_import(document=document, by=by)
-    return document, transfer.campaign_export(report.campaign), report.campaign
+    assert report.campaign.name == f"{campaign.name} (2)"
+    return document, _export_copy(report.campaign, campaign), report.campaign
+
+
+def _export_copy(copy, original):
+    """The copy's document with the original's name, to compare everything else."""
+    document = transfer.campaign_export(copy)
+    document["campaign"]["name"] = original.name
+    return document
 
 
 def test_ew_round_trip_gives_the_same_document(ew_campaign):
@@ -199,7 +210,7 @@ def _undo_in_the_original_and_its_copy(campaign, gm) -> Campaign:
         encounter_services.encounter_undo(
             encounter_id=encounter.pk, version=_version(encounter), by=gm
         )
-    original, imported = transfer.campaign_export(campaign), transfer.campaign_export(copy)
+    original, imported = transfer.campaign_export(campaign), _export_copy(copy, campaign)
     assert _timeless(original) == _timeless(imported)
     return copy
 
@@ -218,7 +229,7 @@ def test_xp_spend_undo_works_after_import(ew_campaign):
     for each in (campaign, copy):
         spend = XpEntry.objects.get(character__campaign=each, kind="spend", cancelled_by=None)
         character_services.xp_spend_undo(entry=spend, by=gm)
-    original, imported = transfer.campaign_export(campaign), transfer.campaign_export(copy)
+    original, imported = transfer.campaign_export(campaign), _export_copy(copy, campaign)
     assert _timeless(original) == _timeless(imported)
     assert Character.objects.get(campaign=copy, name="Brandon").ew.men == 6
 
@@ -311,6 +322,7 @@ def test_import_by_another_user_makes_them_gm_and_members_join(client, ew_campai
     assert response.status_code == 302 and response["Location"] == reverse(
         "campaigns:detail", args=[copy.pk]
     )
+    assert copy.name == campaign.name  # the importer had no campaign of that name
     roles = dict(copy.memberships.values_list("user__username", "role"))
     assert roles == {
         importer.username: Role.GM,
@@ -338,6 +350,30 @@ def test_members_unknown_here_are_reported_and_their_pcs_go_to_the_importer(clie
     assert Character.objects.get(campaign=copy, name="Brandon").owner == importer
     page = client.get(response["Location"]).text
     assert "inconnu-ici" in page and "Brandon" in page
+
+
+def test_importing_a_backup_next_to_its_original_numbers_the_copies(client, ew_campaign):
+    campaign, gm = ew_campaign["campaign"], ew_campaign["gm"]
+    content = json.dumps(transfer.campaign_export(campaign)).encode()
+    client.force_login(gm)
+    first = client.get(_upload(client, content)["Location"]).text
+    client.get(_upload(client, content)["Location"])
+    names = Campaign.objects.filter(memberships__user=gm).values_list("name", flat=True)
+    assert sorted(names) == [campaign.name, f"{campaign.name} (2)", f"{campaign.name} (3)"]
+    assert (
+        f"Vous avez déjà une campagne « {campaign.name} » : "
+        f"celle-ci s&#x27;appelle « {campaign.name} (2) »."
+    ) in first
+
+
+def test_a_copy_name_at_the_length_limit_stays_within_it(ew_campaign):
+    campaign, gm = ew_campaign["campaign"], ew_campaign["gm"]
+    Campaign.objects.filter(pk=campaign.pk).update(name="x" * 120)
+    document = json.loads(
+        json.dumps(transfer.campaign_export(Campaign.objects.get(pk=campaign.pk)))
+    )
+    copies = [transfer.campaign_import(document=document, by=gm).campaign for _ in range(2)]
+    assert [c.name for c in copies] == ["x" * 116 + " (2)", "x" * 116 + " (3)"]
 
 
 def test_import_page_shows_a_file_field(client, user):
