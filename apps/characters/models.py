@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.rules import aethoria, ew
@@ -137,30 +138,41 @@ class Character(models.Model):
         ]
 
     def health(self, house) -> str:
-        """A coarse word for the state, what players may know of an NPC."""
+        """The state in a word or two, for screens that must not show numbers (players see
+        NPCs so) and as the sheet's headline: the same word everywhere, console included."""
         sheet = self.sheet
         if sheet is None:
             return ""
         if self.campaign.is_ew:
-            pools = sheet.pools()
-            if pools.dead:
-                return _("mort")
-            if pools.unconscious:
-                return _("inconscient")
-            malus = pools.wound_malus
-        else:
-            state = aethoria.condition(sheet.pv, sheet.vitalite, house)
-            if state == aethoria.DEAD:
-                return _("mort")
-            if state == aethoria.OUT:
-                return _("hors de combat")
-            pv_max = sheet.derived(house).pv
-            malus = -4 if 4 * sheet.pv < pv_max else (-2 if 2 * sheet.pv < pv_max else 0)
-        if malus <= -4:
-            return _("grièvement blessé")
-        if malus < 0:
-            return _("blessé")
-        return _("indemne")
+            return _ew_health(sheet.pools())
+        return _aethoria_health(sheet, house)
+
+
+def _ew_health(pools: ew.EwPools) -> str:
+    """The wound malus of the rules, in words; any damage at all is a scratch."""
+    if pools.dead:
+        return gettext("mort")
+    if pools.unconscious:
+        return gettext("inconscient")
+    if pools.wound_malus == ew.QUARTER_PV_MALUS:
+        return gettext("grièvement blessé")
+    if pools.wound_malus == ew.HALF_PV_MALUS:
+        return gettext("blessé")
+    untouched = pools.superficial == pools.lethal == pools.pv
+    return gettext("indemne") if untouched else gettext("égratigné")
+
+
+def _aethoria_health(sheet: AethoriaSheet, house) -> str:
+    """Aethoria has no wound malus: under half the PV maximum is a grave wound."""
+    state = aethoria.condition(sheet.pv, sheet.vitalite, house)
+    if state == aethoria.DEAD:
+        return gettext("mort")
+    if state == aethoria.OUT:
+        return gettext("hors de combat")
+    pv_max = sheet.derived(house).pv
+    if sheet.pv >= pv_max:
+        return gettext("indemne")
+    return gettext("grièvement blessé") if 2 * sheet.pv < pv_max else gettext("blessé")
 
 
 # --- EW-System -------------------------------------------------------------------------------

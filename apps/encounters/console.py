@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from apps.characters.bars import Bar
 from apps.rules import aethoria, ew
 
-from .fighters import condition_words, is_dead, is_out
+from .fighters import is_dead, is_out
 from .log import describe
 from .models import Combatant, Encounter, Event, Status
 from .services import NOT_UNDOABLE, acting_combatant, load_combatants, redoable_event
@@ -105,7 +105,7 @@ def rows_for(
                 acting=acting is not None and combatant.pk == acting.pk,
                 out=is_out(combatant, house),
                 dead=is_dead(combatant, house),
-                words=condition_words(combatant, house),
+                words=combatant.character.health(house),
                 bars=bars,
                 notes=notes,
             )
