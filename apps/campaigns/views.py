@@ -55,7 +55,7 @@ def _encounters(campaign: Campaign, is_gm: bool) -> list:
         return []
     encounters = campaign.encounters.order_by("-created_at")
     if not is_gm:
-        encounters = encounters.filter(status__in=["running", "paused"])
+        encounters = encounters.live()
     rows = list(encounters[:20])
     for encounter in rows:
         encounter.url = _url_or_none(

@@ -149,6 +149,15 @@ def character_edit(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
 # --- The sheet --------------------------------------------------------------------------------
 
 
+def _fight_to_follow(campaign, is_gm: bool):
+    """The campaign's newest running or paused fight, with the page the viewer may open: a
+    player at the table checks their sheet and gets to the fight in one tap."""
+    fight = campaign.encounters.live().first()
+    if fight is not None:
+        fight.url = fight.url_for(is_gm)
+    return fight
+
+
 def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
     """Everything the sheet shows, computed by the engine, limited to what the viewer may see."""
     campaign = character.campaign
@@ -163,6 +172,7 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
         "full_view": character.full_view,
         "is_gm": character.is_gm,
         "live_url": reverse("campaigns:changes", args=[campaign.pk]),
+        "fight": _fight_to_follow(campaign, character.is_gm),
     }
     if not character.full_view:
         return context

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 
@@ -28,6 +29,10 @@ class EncounterQuerySet(models.QuerySet):
 
     def open(self) -> EncounterQuerySet:
         return self.exclude(status=Status.FINISHED)
+
+    def live(self) -> EncounterQuerySet:
+        """Fights the players may follow now: started and not over (paused ones included)."""
+        return self.filter(status__in=[Status.RUNNING, Status.PAUSED])
 
 
 class Encounter(models.Model):
@@ -61,6 +66,10 @@ class Encounter(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def url_for(self, is_gm: bool) -> str:
+        """The page of this fight its viewer may open: the GM's console or the table view."""
+        return reverse("encounters:console" if is_gm else "encounters:table", args=[self.pk])
 
     @property
     def is_running(self) -> bool:

@@ -3,6 +3,7 @@
 import pytest
 
 from apps.campaigns.services import campaign_create, campaign_join
+from apps.encounters.models import Encounter
 from tests.characters.factories import CharacterFactory, XpEntryFactory
 
 pytestmark = pytest.mark.django_db
@@ -36,8 +37,10 @@ def test_dashboard_queries_do_not_grow_with_campaigns_or_characters(
             character = CharacterFactory(campaign=campaign)
             campaign_join(campaign=campaign, user=character.owner)
             XpEntryFactory(character=character)
+        for status in ("running", "paused", "finished"):
+            Encounter.objects.create(campaign=campaign, name=f"Rixe {status}", status=status)
     client.force_login(gm)
-    with django_assert_num_queries(3):  # the user, my campaigns, their parties
+    with django_assert_num_queries(4):  # the user, my campaigns, their parties, their fights
         response = client.get("/")
     assert response.status_code == 200
     assert sum(len(c.party) for c in response.context["gm_campaigns"]) == 36
