@@ -111,7 +111,8 @@ class LogKind(models.TextChoices):
 
 
 class LogEntry(models.Model):
-    """A dated line of the session log: the GM's notes, XP awards, finished encounters."""
+    """A dated line of the session log: the GM's notes, XP awards, finished encounters, and
+    the table actions made outside a fight (a sheet's spend, a rest)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="log_entries")
     author = models.ForeignKey(
@@ -120,6 +121,11 @@ class LogEntry(models.Model):
     kind = models.CharField(max_length=16, choices=LogKind.choices, default=LogKind.NOTE)
     text = models.TextField(_("texte"))
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # A table action records the values it changed, as an encounter step does:
+    # [{"model": "characters.ewsheet", "pk": 7, "field": "eclat", "before": 3, "after": 2}],
+    # so that the GM can undo it (``undone``). A note, an award or a fight has none.
+    changes = models.JSONField(default=list, blank=True)
+    undone = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("entrée du journal")

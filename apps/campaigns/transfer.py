@@ -178,7 +178,8 @@ def _check_step_field(label: str, name: str) -> None:
 def _rewrite_changes(
     changes: list, convert: Callable[[str, Any], Any], lookup: Callable[[str, Any], Any]
 ) -> list:
-    """Events' changes with the rows they name (and ids in their values) rewritten."""
+    """Changes recorded by events or by the log's table actions, with the rows they name
+    (and ids in their values) rewritten."""
     rewritten = []
     for change in changes:
         change = dict(change)
@@ -342,7 +343,11 @@ def campaign_export(campaign: Campaign) -> dict:
             for x in xp_entries
         ],
         "log": [
-            {"author": _name(entry.author), **_scalars(entry)}
+            {
+                "author": _name(entry.author),
+                **_scalars(entry, exclude=("changes",)),
+                "changes": _rewrite_changes(entry.changes, convert, convert),
+            }
             for entry in campaign.log_entries.select_related("author").order_by("created_at", "pk")
         ],
         "encounters": [
@@ -626,15 +631,27 @@ def _import(document: dict, by: User) -> ImportReport:
         xp_entries.append(entry)
     _restore_times(xp_entries, document["xp"])
 
+    def character_key(kind: str, key: Any) -> int | None:
+        """The sheet a table action changed: a character of the file (or one deleted since,
+        whose line can no longer be undone), nothing else."""
+        if kind == "character" and key is None:
+            return None
+        if kind != "character" or key not in character_ids:
+            raise ValueError(f"Unknown {kind} key {key!r} in the log")
+        return character_ids[key]
+
+    # Files exported before table actions could be undone have no changes in their log.
+    log_rows = [{"changes": [], "undone": False, **row} for row in document["log"]]
     log_entries = LogEntry.objects.bulk_create(
         LogEntry(
             campaign=campaign,
             author=users.get(row["author"]) if row["author"] else None,
-            **_load_scalars(LogEntry, row),
+            changes=_rewrite_changes(row["changes"], lambda _kind, value: value, character_key),
+            **_load_scalars(LogEntry, row, ("changes",)),
         )
-        for row in document["log"]
+        for row in log_rows
     )
-    _restore_times(log_entries, document["log"])
+    _restore_times(log_entries, log_rows)
 
     _import_encounters(document["encounters"], campaign, character_ids, users)
     return report

@@ -21,5 +21,6 @@ urlpatterns = [
     path("<int:campaign_id>/regles/table/", views.campaign_grid, name="grid"),
     path("<int:campaign_id>/regles/table/defaut/", views.campaign_grid_reset, name="grid_reset"),
     path("<int:campaign_id>/journal/", views.log_add, name="log_add"),
+    path("<int:campaign_id>/journal/<int:entry_id>/annuler/", views.log_undo, name="log_undo"),
     path("<int:campaign_id>/export/", views.campaign_export, name="export"),
 ]

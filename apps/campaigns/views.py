@@ -24,7 +24,7 @@ from .forms import (
     LogEntryForm,
     ResolutionGridForm,
 )
-from .models import Campaign, Membership, Role
+from .models import Campaign, LogEntry, Membership, Role
 
 LIVE_EVENT = "campaign-changed"
 # Regions of the campaign page that refresh themselves (DOM id = partial name, C8).
@@ -264,6 +264,29 @@ def log_add(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     context["log_form"] = form
     # The log is the only region this changes, and it is the one swapped: no live event.
     return TemplateResponse(request, "campaigns/detail.html#log", context)
+
+
+@require_POST
+def log_undo(request: HtmxHttpRequest, campaign_id: int, entry_id: int) -> HttpResponse:
+    """The GM undoes a table action of the log (a spend, a rest made from a sheet)."""
+    from apps.characters.services import UndoRefused, table_action_undo
+
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    entry = get_object_or_404(LogEntry, pk=entry_id, campaign=campaign)
+    refusal = None
+    try:
+        table_action_undo(entry=entry, by=request.user)
+    except UndoRefused as error:
+        refusal = {"entry": entry.pk, "message": error.message}
+    if not request.htmx:
+        if refusal:
+            messages.error(request, refusal["message"])
+        return redirect("campaigns:detail", campaign.pk)
+    context = campaign_detail_context(request, campaign)
+    context["undo_refusal"] = refusal
+    response = TemplateResponse(request, "campaigns/detail.html#log", context)
+    # The party's pools changed too: every region of the page refreshes.
+    return response if refusal else announce_change(response)
 
 
 @require_GET

@@ -440,7 +440,8 @@ class XpEntry(models.Model):
     # For a spend: what was bought, enough to undo it exactly, e.g.
     # {"improvement": "characteristic", "name": "phy", "from": 6, "to": 7}.
     improvement = models.JSONField(default=dict, blank=True)
-    # A refund points at the spend it cancels (a spend is cancelled at most once).
+    # A refund points at the spend or award it cancels (each is cancelled at most once): it
+    # gives a spend's XP back, or takes an award's away.
     cancels = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="cancelled_by"
     )
@@ -457,7 +458,7 @@ class XpEntry(models.Model):
             models.CheckConstraint(
                 condition=Q(kind="award", amount__gt=0)
                 | Q(kind="spend", amount__lt=0)
-                | Q(kind="refund", amount__gt=0, cancels__isnull=False),
+                | (Q(kind="refund", cancels__isnull=False) & ~Q(amount=0)),
                 name="xp_amount_sign_matches_kind",
             )
         ]

@@ -467,8 +467,43 @@ def character_delete(*, character: Character, by: User) -> None:
     campaign.touch()
 
 
-def _log(campaign: Campaign, text: str, by: User | None, kind: str = LogKind.NOTE) -> None:
-    LogEntry.objects.create(campaign=campaign, text=text, author=by, kind=kind)
+def _log(
+    campaign: Campaign,
+    text: str,
+    by: User | None,
+    kind: str = LogKind.NOTE,
+    changes: list[dict] | None = None,
+) -> None:
+    LogEntry.objects.create(
+        campaign=campaign, text=text, author=by, kind=kind, changes=changes or []
+    )
+
+
+# The sheet values a table action outside a fight may change, and its undo write back.
+POOL_FIELDS = {
+    EwSheet: ("superficial_left", "lethal_left", "eclat"),
+    AethoriaSheet: ("pv", "fatigue_physical", "fatigue_mental"),
+}
+
+
+def _pools_of(sheet: EwSheet | AethoriaSheet) -> dict[str, int]:
+    return {name: getattr(sheet, name) for name in POOL_FIELDS[type(sheet)]}
+
+
+def _changes(sheet: EwSheet | AethoriaSheet, before: dict[str, int]) -> list[dict]:
+    """What an action changed on the sheet since ``before``, recorded as an encounter step
+    records its changes, for the GM's undo from the session log."""
+    return [
+        {
+            "model": sheet._meta.label_lower,
+            "pk": sheet.pk,
+            "field": name,
+            "before": value,
+            "after": getattr(sheet, name),
+        }
+        for name, value in before.items()
+        if getattr(sheet, name) != value
+    ]
 
 
 @transaction.atomic
@@ -479,11 +514,13 @@ def eclat_spend(*, character: Character, by: User, note: str = "") -> int:
     encounter console, where the roll is.
     """
     sheet = EwSheet.objects.select_for_update().get(pk=character.pk)
+    before = _pools_of(sheet)
     spend = ew.spend_coup_de_pouce(sheet.eclat, note)
     sheet.eclat = spend.after
     sheet.save(update_fields=["eclat"])
     text = _("%(name)s dépense un point d'éclat") % {"name": character.name}
-    _log(character.campaign, f"{text}{' : ' + spend.note if spend.note else ''}.", by)
+    text = f"{text}{' : ' + spend.note if spend.note else ''}."
+    _log(character.campaign, text, by, changes=_changes(sheet, before))
     character.campaign.touch()
     return sheet.eclat
 
@@ -492,6 +529,7 @@ def eclat_spend(*, character: Character, by: User, note: str = "") -> int:
 def fatigue_spend(*, character: Character, kind: str, count: int, by: User) -> AethoriaSheet:
     """Pay 1 to 3 fatigue points for as many extra dice on a roll made at the table."""
     sheet = AethoriaSheet.objects.select_for_update().get(pk=character.pk)
+    before = _pools_of(sheet)
     house = character.campaign.house()
     pools, _delta = aethoria.spend_fatigue(sheet.pools(house), kind, count)
     sheet.set_pools(pools)
@@ -501,6 +539,7 @@ def fatigue_spend(*, character: Character, kind: str, count: int, by: User) -> A
         _("%(name)s dépense %(count)s point(s) de fatigue %(kind)s.")
         % {"name": character.name, "count": count, "kind": word},
         by,
+        changes=_changes(sheet, before),
     )
     character.campaign.touch()
     return sheet
@@ -514,6 +553,7 @@ def character_rest(
     house = character.campaign.house()
     if character.campaign.is_ew:
         sheet = EwSheet.objects.select_for_update().get(pk=character.pk)
+        before = _pools_of(sheet)
         if health:
             sheet.set_pools(ew.EwPools.full(ew.hit_points(sheet.phy)))
         if resources:
@@ -521,6 +561,7 @@ def character_rest(
             sheet.save(update_fields=["eclat"])
     else:
         sheet = AethoriaSheet.objects.select_for_update().get(pk=character.pk)
+        before = _pools_of(sheet)
         full = aethoria.AethoriaPools.full(sheet.derived(house))
         current = sheet.pools(house)
         sheet.set_pools(
@@ -533,8 +574,56 @@ def character_rest(
                 full.mental if resources else current.mental,
             )
         )
-    _log(character.campaign, _("%(name)s se repose.") % {"name": character.name}, by)
+    text = _("%(name)s se repose.") % {"name": character.name}
+    _log(character.campaign, text, by, changes=_changes(sheet, before))
     character.campaign.touch()
+
+
+class UndoRefused(Exception):
+    """A table action the GM cannot undo (nothing was changed); ``message`` says why."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+SHEET_MODELS = {model._meta.label_lower: model for model in POOL_FIELDS}
+
+
+@transaction.atomic
+def table_action_undo(*, entry: LogEntry, by: User) -> None:
+    """The GM undoes a table action of the session log (a spend, a rest): the sheet values
+    it changed go back, unless something changed them since — then nothing is written, as a
+    later action would be lost. The line stays, marked undone, and a new one says so."""
+    entry = LogEntry.objects.select_for_update().get(pk=entry.pk)
+    if entry.undone:
+        raise UndoRefused(_("Cette action est déjà annulée."))
+    if not entry.changes:
+        raise UndoRefused(_("Cette ligne du journal n'est pas une action à annuler."))
+    by_row: dict[tuple[type, int], list[dict]] = {}
+    for change in entry.changes:
+        model = SHEET_MODELS.get(change["model"])
+        if model is None or change["field"] not in POOL_FIELDS[model]:
+            raise UndoRefused(_("Cette ligne du journal n'est pas une action à annuler."))
+        by_row.setdefault((model, change["pk"]), []).append(change)
+    for (model, pk), changes in sorted(by_row.items(), key=lambda item: item[0][1]):
+        sheet = model.objects.select_for_update().filter(pk=pk).first()
+        if sheet is None:
+            raise UndoRefused(_("Ce personnage n'existe plus."))
+        if any(getattr(sheet, change["field"]) != change["after"] for change in changes):
+            raise UndoRefused(
+                _(
+                    "La fiche a changé depuis (un combat, une autre dépense) : l'annuler "
+                    "effacerait ce qui a suivi."
+                )
+            )
+        for change in changes:
+            setattr(sheet, change["field"], change["before"])
+        sheet.save(update_fields=[change["field"] for change in changes])
+    entry.undone = True
+    entry.save(update_fields=["undone"])
+    _log(entry.campaign, _("Annulé par le MJ : %(text)s") % {"text": entry.text}, by)
+    entry.campaign.touch()
 
 
 # --- Experience -------------------------------------------------------------------------------
@@ -724,6 +813,40 @@ def xp_spend(*, character: Character, improvement: Improvement, by: User) -> XpE
     )
     character.campaign.touch()
     return entry
+
+
+@transaction.atomic
+def xp_award_cancel(*, entry: XpEntry, by: User) -> XpEntry:
+    """The GM takes back an award (a wrong amount, the wrong character): a refund line of
+    the opposite amount, unless the XP is already spent."""
+    character = entry.character
+    Character.objects.select_for_update().filter(pk=character.pk).first()
+    entry = XpEntry.objects.select_for_update().get(pk=entry.pk)
+    if entry.kind != XpKind.AWARD or XpEntry.objects.filter(cancels=entry).exists():
+        raise InvalidImprovement(_("Ce gain est déjà annulé."), field="entry")
+    if _balance(character) < entry.amount:
+        raise InvalidImprovement(
+            _("%(name)s a déjà dépensé ces XP : annulez d'abord ses dépenses.")
+            % {"name": character.name},
+            field="entry",
+        )
+    cancel = XpEntry.objects.create(
+        character=character,
+        kind=XpKind.REFUND,
+        amount=-entry.amount,
+        reason=_("Annulation : %(reason)s") % {"reason": entry.reason},
+        cancels=entry,
+        created_by=by,
+    )
+    _log(
+        character.campaign,
+        _("Gain de %(amount)s XP de %(name)s annulé : %(reason)s")
+        % {"amount": entry.amount, "name": character.name, "reason": entry.reason},
+        by,
+        LogKind.XP,
+    )
+    character.campaign.touch()
+    return cancel
 
 
 @transaction.atomic

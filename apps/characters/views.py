@@ -458,14 +458,23 @@ def xp_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
 
 @require_POST
 def xp_undo(request: HtmxHttpRequest, character_id: int, entry_id: int) -> HttpResponse:
-    """The GM cancels an XP spend: the sheet goes back and the XP returns."""
+    """The GM cancels a line of the XP ledger: a spend (the sheet goes back and the XP
+    returns) or an award (the XP is taken back)."""
     character = get_character_for_user(request, character_id, write=True)
     require_gm(character)
-    entry = get_object_or_404(XpEntry, pk=entry_id, character=character, kind=XpKind.SPEND)
+    entry = get_object_or_404(
+        XpEntry, pk=entry_id, character=character, kind__in=[XpKind.SPEND, XpKind.AWARD]
+    )
     try:
-        services.xp_spend_undo(entry=entry, by=request.user)
+        if entry.kind == XpKind.SPEND:
+            services.xp_spend_undo(entry=entry, by=request.user)
+        else:
+            services.xp_award_cancel(entry=entry, by=request.user)
     except RulesError as error:
         messages.error(request, rules_message(error))
     else:
-        messages.success(request, _("Dépense annulée, XP rendus."))
+        if entry.kind == XpKind.SPEND:
+            messages.success(request, _("Dépense annulée, XP rendus."))
+        else:
+            messages.success(request, _("Gain annulé, XP repris."))
     return _sheet_response(request, character)

@@ -23,10 +23,12 @@ def world(campaign, aethoria_campaign, gm, player, other_player):
     spend = services.xp_spend(
         character=pc, improvement=services.Improvement("characteristic", name="men"), by=player
     )
+    services.eclat_spend(character=pc, by=player, note="Un coup de chance")
     return {
         "campaign": campaign,
         "pc": pc,
         "spend": spend,
+        "table_action": campaign.log_entries.exclude(changes=[]).get(),
         "npc": NpcFactory(campaign=campaign),
         "aethoria_pc": CharacterFactory(campaign=aethoria_campaign, owner=player),
         "membership": campaign.memberships.get(user=other_player),
@@ -94,6 +96,13 @@ MATRIX = [
         "post",
         lambda w: [w["campaign"].pk],
         {"text": "Une note"},
+        (REDIRECT, FORBIDDEN, FORBIDDEN, NOT_FOUND),
+    ),
+    (
+        "campaigns:log_undo",
+        "post",
+        lambda w: [w["campaign"].pk, w["table_action"].pk],
+        {},
         (REDIRECT, FORBIDDEN, FORBIDDEN, NOT_FOUND),
     ),
     ("characters:create", "get", lambda w: [w["campaign"].pk], None, (OK, OK, OK, NOT_FOUND)),
