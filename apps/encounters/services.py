@@ -25,7 +25,15 @@ from apps.rules.errors import RulesError
 
 from .fighters import is_dead, is_out
 from .models import Combatant, DiceSource, Encounter, Event, Status
-from .steps import EncounterError, Step, bump_version, lock_encounter, require_status, write_back
+from .steps import (
+    EncounterError,
+    Step,
+    bump_version,
+    check_not_changed_outside,
+    lock_encounter,
+    require_status,
+    write_back,
+)
 
 # Events that undo and redo never revert: they are the history of undo itself, or the
 # baseline the encounter starts from.
@@ -485,6 +493,7 @@ def encounter_undo(*, encounter_id: int, version: int | None, by) -> Event:
     ).first()
     if last is None:
         raise EncounterError(_("Rien à annuler : la rencontre est revenue à son début."))
+    check_not_changed_outside(last.changes, "before")
     write_back(last.changes, "before")
     last.undone = True
     last.save(update_fields=["undone"])
@@ -501,6 +510,7 @@ def encounter_redo(*, encounter_id: int, version: int | None, by) -> Event:
     target = redoable_event(encounter)
     if target is None:
         raise EncounterError(_("Rien à rétablir."))
+    check_not_changed_outside(target.changes, "after")
     write_back(target.changes, "after")
     target.undone = False
     target.save(update_fields=["undone"])

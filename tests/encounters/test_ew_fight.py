@@ -5,7 +5,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from apps.characters import services as character_services
 from apps.encounters.models import Encounter, Event, Status
+from apps.encounters.steps import EncounterError, check_not_changed_outside
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 
 pytestmark = pytest.mark.django_db
@@ -450,3 +452,57 @@ def test_a_bad_damage_face_for_the_eclat_rescue_is_told_and_changes_nothing(tabl
     response = post(client, "ew_eclat", encounter, {"event": miss.pk, "damage_face": 11})
     assert "Un d10 donne de 1 à 10" in response.text
     assert (sheets(table), encounter.events.count()) == before
+
+
+# --- Undo never erases what was done outside the fight since --------------------------------
+
+
+def test_undo_waits_for_a_rest_taken_since_the_blow(table):
+    b, y = start(table)
+    client, encounter, gm = table["client"], table["encounter"], table["gm"]
+    post(client, "ew_attack", encounter, attack_data(b, y, 1, 10))
+    wounded = sheets(table)[1]
+    assert wounded != (18, 18, 3)
+    character_services.character_rest(character=table["ysolde"], by=gm)
+    assert sheets(table)[1] == (18, 18, 3)
+
+    response = post(client, "undo", encounter)
+
+    assert "Les réserves de Ysolde ont changé hors du combat depuis ce coup" in response.text
+    assert sheets(table)[1] == (18, 18, 3)  # the rest is kept
+    assert not encounter.events.get(kind="ew_attack").undone
+    # Undo the rest from the campaign log first: then the blow can be undone, exactly.
+    rest = table["campaign"].log_entries.exclude(changes=[]).get()
+    character_services.table_action_undo(entry=rest, by=gm)
+    assert sheets(table)[1] == wounded
+    post(client, "undo", encounter)
+    assert encounter.events.get(kind="ew_attack").undone
+    assert sheets(table)[1] == (18, 18, 3)
+
+
+def test_a_spend_of_another_pool_does_not_block_the_undo(table):
+    b, y = start(table)
+    client, encounter, player = table["client"], table["encounter"], table["brandon"].owner
+    post(client, "ew_attack", encounter, attack_data(b, y, 1, 10))
+    character_services.eclat_spend(character=table["brandon"], by=player)
+    post(client, "undo", encounter)
+    assert encounter.events.get(kind="ew_attack").undone
+    assert sheets(table)[0][2] == 2  # Brandon's point d'éclat stays spent
+
+
+def test_redo_waits_for_a_change_made_since_the_undo(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    post(client, "ew_attack", encounter, attack_data(b, y, 1, 10))
+    attack = encounter.events.get(kind="ew_attack")
+    post(client, "undo", encounter)
+    sheet = table["ysolde"].ew
+    sheet.refresh_from_db()
+    sheet.superficial_left -= 1  # a change made outside the fight, e.g. by an XP purchase
+    sheet.save(update_fields=["superficial_left"])
+    with pytest.raises(EncounterError, match="Ysolde"):
+        check_not_changed_outside(attack.changes, "after")
+    response = post(client, "redo", encounter)
+    assert "ont changé hors du combat" in response.text
+    attack.refresh_from_db()
+    assert attack.undone
