@@ -145,6 +145,16 @@ def test_the_gm_awards_xp_and_the_open_sheet_updates_by_itself(open_page, live_s
     expect(phone.locator(".ledger")).to_contain_text("Le cargo fantôme")
     screenshot(phone, "sheet-after-award-phone")
 
+    # The GM gives the point d'éclat back from the session log; the phone follows.
+    laptop.locator("#log li", has_text="la porte cède").get_by_role(
+        "button", name="Annuler"
+    ).click()
+    expect(laptop.locator("#log")).to_contain_text(
+        "Annulé par le MJ : Lysandre Vey dépense un point d'éclat : la porte cède."
+    )
+    expect(phone.locator(".pool-eclat .pool-numbers")).to_have_text("3 / 3", timeout=3_000)
+    screenshot(laptop, "campaign-log-undo-desktop")
+
     # Damage dealt elsewhere (the encounter console) shows the same way.
     pc.ew.set_pools(pc.ew.pools().__class__(21, 9, 20))
     campaign.touch()
