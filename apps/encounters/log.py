@@ -124,6 +124,7 @@ WRITERS = {
     "pause": lambda d: _("Pause."),
     "resume": lambda d: _("Reprise."),
     "end": lambda d: _("Fin du combat."),
+    "reopen": lambda d: _("Combat rouvert par le MJ."),
     "reveal": lambda d: _("%(name)s entre en scène.") % d,
     "hide": lambda d: _("%(name)s disparaît aux yeux des joueurs.") % d,
     "undo": _undo,

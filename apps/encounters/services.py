@@ -37,7 +37,7 @@ from .steps import (
 
 # Events that undo and redo never revert: they are the history of undo itself, or the
 # baseline the encounter starts from.
-NOT_UNDOABLE = {"start", "undo", "redo"}
+NOT_UNDOABLE = {"start", "undo", "redo", "reopen"}
 MAX_COPIES = 20
 
 
@@ -443,6 +443,37 @@ def encounter_end(*, encounter_id: int, version: int | None, by) -> Encounter:
         text=summary_text(encounter, summary),
     )
     return encounter
+
+
+@transaction.atomic
+def encounter_reopen(*, encounter_id: int, version: int | None, by) -> Event:
+    """Undo the end of a fight closed too soon: it runs again (or waits, if it was paused)
+    at the same round and turn, and undo goes on from the step before the end. Refused once
+    the fight's XP is given: ending it again would offer to give it twice."""
+    encounter = lock_encounter(encounter_id, version)
+    require_status(encounter, Status.FINISHED)
+    if encounter.summary.get("xp_awarded"):
+        raise EncounterError(
+            _(
+                "Ce combat a déjà donné son XP : annulez ces gains depuis le journal d'XP des "
+                "fiches avant de le rouvrir."
+            )
+        )
+    end = encounter.events.filter(kind="end", undone=False).order_by("-sequence").first()
+    write_back(end.changes, "before")  # the status only: nothing outside the fight shares it
+    end.undone = True
+    end.save(update_fields=["undone"])
+    encounter.refresh_from_db(fields=["status"])
+    event = Step(encounter, "reopen", by).commit({"of": end.sequence})
+    # The summary is written again when the fight ends again.
+    Encounter.objects.filter(pk=encounter.pk).update(ended_at=None, summary={})
+    LogEntry.objects.create(
+        campaign=encounter.campaign,
+        author=by,
+        kind=LogKind.ENCOUNTER,
+        text=_("Rencontre « %(name)s » rouverte.") % {"name": encounter.name},
+    )
+    return event
 
 
 def encounter_summary(encounter: Encounter, combatants: Sequence[Combatant]) -> dict:

@@ -31,6 +31,7 @@ urlpatterns = [
     path("<int:encounter_id>/pause/", views.encounter_pause, name="pause"),
     path("<int:encounter_id>/reprendre/", views.encounter_resume, name="resume"),
     path("<int:encounter_id>/terminer/", views.encounter_end, name="end"),
+    path("<int:encounter_id>/rouvrir/", views.encounter_reopen, name="reopen"),
     path("<int:encounter_id>/annuler/", views.encounter_undo, name="undo"),
     path("<int:encounter_id>/retablir/", views.encounter_redo, name="redo"),
     path("<int:encounter_id>/ew/attaque/", views.ew_attack, name="ew_attack"),

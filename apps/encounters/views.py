@@ -199,6 +199,7 @@ encounter_pause = _small_step(VersionForm, services.encounter_pause)
 encounter_resume = _small_step(VersionForm, services.encounter_resume)
 encounter_undo = _small_step(VersionForm, services.encounter_undo)
 encounter_redo = _small_step(VersionForm, services.encounter_redo)
+encounter_reopen = _small_step(VersionForm, services.encounter_reopen)
 
 
 @require_POST

@@ -19,6 +19,7 @@ GM_POSTS = [
     "end",
     "undo",
     "redo",
+    "reopen",
     "ew_attack",
     "ew_test",
     "ew_stance",

@@ -325,6 +325,61 @@ def test_the_end_summary_and_xp_for_the_pcs_in_one_step(table):
     assert "Impossible maintenant" in post(client, "undo", encounter).text
 
 
+def test_a_fight_ended_too_soon_is_reopened_at_the_same_turn(table):
+    from apps.campaigns.models import LogEntry
+
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    post(client, "ew_attack", encounter, attack_data(b, y, 1, 10))
+    post(client, "next_turn", encounter)
+    encounter.refresh_from_db()
+    where = (encounter.round, encounter.turn)
+    wounded = sheets(table)
+    post(client, "end", encounter)
+    assert "Rouvrir le combat" in post(client, "pause", encounter).text  # refused, still shown
+
+    response = post(client, "reopen", encounter)
+
+    encounter.refresh_from_db()
+    assert (encounter.status, encounter.round, encounter.turn) == (Status.RUNNING, *where)
+    assert encounter.ended_at is None and encounter.summary == {}
+    assert encounter.events.get(kind="end").undone
+    assert "Combat rouvert par le MJ." in response.text and "Tour suivant" in response.text
+    assert LogEntry.objects.filter(text="Rencontre « Embuscade » rouverte.").exists()
+    assert sheets(table) == wounded
+    # Undo goes on from the step before the end; redo has nothing to bring back.
+    post(client, "undo", encounter)
+    post(client, "undo", encounter)
+    assert sheets(table)[1] == (18, 18, 3)
+    # Ended again: a new summary, and the XP can be given once.
+    post(client, "end", encounter)
+    post(client, "award_xp", encounter, {"amount": 2, "reason": "Le gué"})
+    assert table["brandon"].xp_balance() == 2
+
+
+def test_a_fight_that_gave_its_xp_is_not_reopened(table):
+    start(table)
+    client, encounter = table["client"], table["encounter"]
+    post(client, "end", encounter)
+    post(client, "award_xp", encounter, {"amount": 2, "reason": "Le gué"})
+    response = post(client, "reopen", encounter)
+    assert "Ce combat a déjà donné son XP" in response.text
+    assert "Rouvrir le combat" not in response.text
+    encounter.refresh_from_db()
+    assert encounter.status == Status.FINISHED
+
+
+def test_a_paused_fight_reopens_paused_and_a_running_one_cannot_be_reopened(table):
+    start(table)
+    client, encounter = table["client"], table["encounter"]
+    assert "Impossible maintenant" in post(client, "reopen", encounter).text
+    post(client, "pause", encounter)
+    post(client, "end", encounter)
+    post(client, "reopen", encounter)
+    encounter.refresh_from_db()
+    assert encounter.status == Status.PAUSED
+
+
 def test_a_test_on_the_table_feels_the_rounds_extra_actions(table):
     b, y = start(table)
     client, encounter = table["client"], table["encounter"]
