@@ -39,7 +39,9 @@ class HtmxRedirectMiddleware:
 
 
 class HtmxMessagesMiddleware:
-    """Deliver pending messages with any htmx fragment, as an out-of-band swap of #messages."""
+    """Deliver pending messages with any htmx fragment, as an out-of-band swap of #messages.
+    An action (POST) always replaces them: a message speaks of the last action, and one left
+    from an earlier action ("Combat terminé" over a reopened fight) would mislead."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -56,7 +58,7 @@ class HtmxMessagesMiddleware:
         ):
             return response
         messages = list(get_messages(request))
-        if messages:
+        if messages or request.method == "POST":
             response.content += render_to_string(
                 "components/messages.html",
                 {"messages": messages, "oob": True},

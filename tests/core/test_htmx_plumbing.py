@@ -20,6 +20,20 @@ def test_messages_ride_along_with_an_htmx_fragment_out_of_band(client, user):
     assert "Enregistré." in body
 
 
+def test_an_action_without_message_clears_the_last_one_a_look_does_not(client, user):
+    """A message speaks of the last action: the next action replaces it, even by nothing;
+    a GET (an idle check, a refreshed region) leaves it on screen."""
+    client.force_login(user)
+    looked = client.get("/quiet/", **HTMX).text
+    assert "hx-swap-oob" not in looked
+    acted = client.post("/quiet/", **HTMX).text
+    assert (
+        '<div id="messages" class="messages" role="status" aria-live="polite" hx-swap-oob="true">'
+        in acted
+    )
+    assert "message-" not in acted
+
+
 def test_without_htmx_messages_wait_for_the_next_page(client, user):
     client.force_login(user)
     response = client.get("/fragment/")

@@ -11,6 +11,10 @@ def fragment_with_message(request):
     return HttpResponse('<p id="fragment">ok</p>')
 
 
+def quiet_fragment(request):
+    return HttpResponse('<p id="fragment">ok</p>')
+
+
 def redirect_with_message(request):
     messages.success(request, "Parti ailleurs.")
     return redirect("core:home")
@@ -19,5 +23,6 @@ def redirect_with_message(request):
 urlpatterns = [
     path("fragment/", fragment_with_message),
     path("redirect/", redirect_with_message),
+    path("quiet/", quiet_fragment),
     path("", include("config.urls")),
 ]
