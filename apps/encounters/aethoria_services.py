@@ -1035,11 +1035,17 @@ def aethoria_special(
     trigger: str = "",
     note: str = "",
     prepared_kind: str = PREPARED_ATTACK,
+    combatants: list[Combatant] | None = None,
 ) -> Event:
-    """Défense, préparer, viser, se déplacer or another action: the turn's one action."""
-    encounter = lock_encounter(encounter_id, version)
+    """Défense, préparer, viser, se déplacer or another action: the turn's one action.
+
+    ``combatants``: the fight as the console loaded it, as for an attack (the version proves
+    no step happened since; the pools of the actor and its target are read again)."""
+    encounter = lock_encounter(encounter_id, version, fighters=False)
     require_status(encounter, Status.RUNNING)
-    combatants = _combatants(encounter)
+    if combatants is None:
+        combatants = _combatants(encounter)
+    lock_and_refresh_pools(encounter, combatants, combatant_id, target_id)
     acting = acting_combatant(encounter, combatants)
     if acting is None or acting.pk != combatant_id:
         raise EncounterError(gettext("Ce n'est pas son tour d'agir."), "combatant")

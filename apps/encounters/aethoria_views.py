@@ -29,7 +29,7 @@ from .forms import add_encounter_error
 from .models import Encounter
 from .services import acting_combatant
 from .steps import EncounterError, StaleVersion
-from .views import _refused, _respond, _respond_step
+from .views import _refused, _respond, _respond_step, _stale
 
 ODDS = "encounters/_aethoria_odds.html"
 ACTIONS = "encounters/_aethoria_actions.html"
@@ -54,11 +54,8 @@ def _act(
     them without loading the fight again."""
     if form is None:
         return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
-    posted = request.POST.get("version")
-    if posted and posted != str(encounter.version):
-        # A double click, or a console left open while someone acted: before judging the
-        # form against a state it was not made on.
-        return _refused(request, encounter, StaleVersion(STALE))
+    if stale := _stale(request, encounter):
+        return _refused(request, encounter, stale)
     if not form.is_valid():
         return _respond(request, encounter, forms={key: form})
     try:
@@ -82,7 +79,6 @@ def _act(
     return _respond(request, encounter)
 
 
-STALE = "Quelqu'un a agi entre-temps : la console a été actualisée, vérifiez puis recommencez."
 SMALL_FORMS = {"aethoria_fatigue", "aethoria_effect", "aethoria_fire", "aethoria_aim_lost"}
 
 
@@ -166,9 +162,10 @@ def aethoria_special(request: HtmxHttpRequest, encounter_id: int):
             trigger=data.get("trigger", ""),
             note=data.get("note", ""),
             prepared_kind=data.get("prepared_kind") or svc.PREPARED_ATTACK,
+            combatants=combatants,
         )
 
-    return _act(request, encounter, "aethoria_special", form, call)
+    return _act(request, encounter, "aethoria_special", form, call, fight=combatants)
 
 
 def _combatant_step(key: str, service):

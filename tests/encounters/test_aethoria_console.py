@@ -200,6 +200,41 @@ def test_an_attack_runs_the_same_queries_whatever_the_size_of_the_fight(client, 
     assert small < 30, small
 
 
+def _special_queries(client, encounter, action="defense") -> tuple[int, str]:
+    acting, target = encounter.combatants.order_by("position")[:2]
+    data = {
+        "version": Encounter.objects.get(pk=encounter.pk).version,
+        "combatant": acting.pk,
+        "action": action,
+        "target": target.pk if action == "viser" else "",
+    }
+    url = reverse("encounters:aethoria_special", args=[encounter.pk])
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(url, data, **HTMX)
+    assert response.status_code == 200 and "field-error" not in response.text
+    return len(queries), response
+
+
+@pytest.mark.parametrize("action", ["defense", "viser"])
+def test_a_special_action_answers_with_what_it_changed_in_fixed_queries(client, action):
+    small, _response = _special_queries(client, _fight(client, 3, 5), action)
+    big = _fight(client, 20, 500)
+    count, response = _special_queries(client, big, action)
+    assert count == small and count < 25, (count, small)
+    # Only the fragments the step changed, swapped out of band; the console stays.
+    assert response["HX-Reswap"] == "none"
+    acting = big.combatants.order_by("position").first()
+    assert f'id="combatant-{acting.pk}" hx-swap-oob="true"' in response.text
+    assert response.text.count('<li id="combatant-') <= 2  # the actor, and its target
+    assert 'id="console-actions"' in response.text
+    # The same row as a reload of the console shows.
+    console = client.get(reverse("encounters:console", args=[big.pk]), **HTMX).text
+    row = console[console.index(f'<li id="combatant-{acting.pk}"') :]
+    assert row[: row.index("</li>")].replace(' hx-swap-oob="true"', "") in response.text.replace(
+        ' hx-swap-oob="true"', ""
+    )
+
+
 def test_the_parry_list_holds_the_chosen_targets_items_and_follows_the_target(table):
     from tests.compendium.factories import AethoriaWeaponFactory
 
