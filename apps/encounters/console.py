@@ -289,7 +289,7 @@ def _rescuable(lines: list[LogLine]) -> Event | None:
 def table_context(request, encounter: Encounter) -> dict:
     """The players' view: hidden combatants left out, NPCs as words only."""
     house = encounter.campaign.house()
-    everyone = load_combatants(encounter)
+    everyone = load_combatants(encounter, gear=False)  # names and pools: no weapons, no skills
     acting = acting_combatant(encounter, everyone)
     combatants = [c for c in everyone if not c.hidden]
     rows = rows_for(encounter, combatants, house)

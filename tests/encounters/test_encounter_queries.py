@@ -93,6 +93,16 @@ def test_console_query_count_is_pinned(client, django_assert_num_queries):
         client.get(reverse("encounters:console", args=[encounter.pk]), HTTP_HX_REQUEST="true")
 
 
+def test_table_view_query_count_is_pinned(client, django_assert_num_queries):
+    """Every phone following the fight fetches it again after each step: names and pools
+    only, never the fighters' weapons or specialties."""
+    encounter, _gm, player = fight(combatants=20, log_lines=500)
+    client.force_login(player)
+    # user, encounter with campaign and the viewer's role, combatants with sheets.
+    with django_assert_num_queries(3):
+        client.get(reverse("encounters:table", args=[encounter.pk]), HTTP_HX_REQUEST="true")
+
+
 def test_attack_step_query_count_is_pinned(client, django_assert_num_queries):
     encounter, gm, _ = fight(combatants=20, log_lines=500)
     client.force_login(gm)
