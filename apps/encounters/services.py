@@ -32,6 +32,7 @@ from .steps import (
     check_not_changed_outside,
     lock_encounter,
     require_status,
+    shown_outside,
     write_back,
 )
 
@@ -464,7 +465,7 @@ def encounter_reopen(*, encounter_id: int, version: int | None, by) -> Event:
     end.undone = True
     end.save(update_fields=["undone"])
     encounter.refresh_from_db(fields=["status"])
-    event = Step(encounter, "reopen", by).commit({"of": end.sequence})
+    event = Step(encounter, "reopen", by, changed_outside=True).commit({"of": end.sequence})
     # The summary is written again when the fight ends again.
     Encounter.objects.filter(pk=encounter.pk).update(ended_at=None, summary={})
     LogEntry.objects.create(
@@ -530,6 +531,7 @@ def encounter_undo(*, encounter_id: int, version: int | None, by) -> Event:
     last.save(update_fields=["undone"])
     encounter.refresh_from_db(fields=["status", "round", "turn"])
     step = Step(encounter, "undo", by, actor=last.actor, public=last.public)
+    step.changed_outside = shown_outside(last.changes)
     return step.commit({"of": last.sequence, "kind": last.kind})
 
 
@@ -547,6 +549,7 @@ def encounter_redo(*, encounter_id: int, version: int | None, by) -> Event:
     target.save(update_fields=["undone"])
     encounter.refresh_from_db(fields=["status", "round", "turn"])
     step = Step(encounter, "redo", by, actor=target.actor, public=target.public)
+    step.changed_outside = shown_outside(target.changes)
     return step.commit({"of": target.sequence, "kind": target.kind})
 
 

@@ -118,6 +118,28 @@ def require_status(encounter: Encounter, *statuses: str) -> None:
         raise EncounterError(labels[encounter.status])
 
 
+# What the campaign's other screens show of a fight: the sheets' pools and the banner of the
+# fight under way (its name, status and round), the campaign page's party and encounter list.
+# A step that changes none of it (a turn passed, a miss, a stance) leaves the campaign's
+# version alone: the players' sheets are not fetched again for nothing.
+SHOWN_OUTSIDE = {
+    "characters.ewsheet": None,  # any field
+    "characters.aethoriasheet": None,
+    "characters.character": None,
+    "encounters.encounter": {"status", "round", "name"},
+}
+
+
+def shown_outside(changes: list[dict]) -> bool:
+    """Whether these recorded changes touch what the campaign's other screens show."""
+    for change in changes:
+        if change["model"] in SHOWN_OUTSIDE:
+            fields = SHOWN_OUTSIDE[change["model"]]
+            if fields is None or change["field"] in fields:
+                return True
+    return False
+
+
 @dataclass
 class Step:
     encounter: Encounter
@@ -128,6 +150,9 @@ class Step:
     dice: str = DiceSource.NONE
     public: bool = True
     changes: list[dict] = field(default_factory=list)
+    # Undo, redo and reopen write their values back themselves: they say here whether what
+    # they wrote is shown outside the fight (``shown_outside`` of the changes they reverted).
+    changed_outside: bool = False
     _dirty: dict[int, tuple[models.Model, set[str]]] = field(default_factory=dict)
 
     def set(self, obj: models.Model, field_name: str, value: Any) -> None:
@@ -176,13 +201,14 @@ class Step:
             public=self.public,
             created_by=self.by,
         )
-        bump_version(self.encounter, *sorted(encounter_fields))
+        outside = self.changed_outside or shown_outside(self.changes)
+        bump_version(self.encounter, *sorted(encounter_fields), campaign=outside)
         return event
 
 
-def bump_version(encounter: Encounter, *also: str) -> None:
-    """Mark the encounter (and so its campaign's screens) as changed; ``also`` names other
-    fields of the locked encounter to save with it.
+def bump_version(encounter: Encounter, *also: str, campaign: bool = True) -> None:
+    """Mark the encounter (and, with ``campaign``, its campaign's screens) as changed;
+    ``also`` names other fields of the locked encounter to save with it.
 
     One statement updates both rows: every step pays for it, and a round trip to the
     database costs more than the rest of a small step.
@@ -194,15 +220,19 @@ def bump_version(encounter: Encounter, *also: str) -> None:
     values = [
         field.get_db_prep_save(getattr(encounter, field.attname), connection) for field in fields
     ]
-    campaign_table = quote(encounter.campaign._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH bumped AS (UPDATE {quote(Encounter._meta.db_table)} SET {assignments} "
-            f"WHERE {quote(Encounter._meta.pk.column)} = %s RETURNING campaign_id) "
+    update = (
+        f"UPDATE {quote(Encounter._meta.db_table)} SET {assignments} "
+        f"WHERE {quote(Encounter._meta.pk.column)} = %s"
+    )
+    if campaign:
+        campaign_table = quote(encounter.campaign._meta.db_table)
+        update = (
+            f"WITH bumped AS ({update} RETURNING campaign_id) "
             f"UPDATE {campaign_table} SET version = version + 1 "
-            f"WHERE id = (SELECT campaign_id FROM bumped)",
-            [*values, encounter.pk],
+            f"WHERE id = (SELECT campaign_id FROM bumped)"
         )
+    with connection.cursor() as cursor:
+        cursor.execute(update, [*values, encounter.pk])
 
 
 # Rows a fight shares with the rest of the table: a player spends éclat or fatigue from their

@@ -188,3 +188,77 @@ def test_an_attack_applies_its_damage_to_pools_changed_since_the_form_was_loaded
     applied = encounter.events.get(kind="ew_attack").data["applied"]
     assert sheet.superficial_left == 10 - applied["superficial"] > 0
     assert sheet.eclat == 0
+
+
+def _versions(encounter) -> tuple[int, int]:
+    encounter = Encounter.objects.select_related("campaign").get(pk=encounter.pk)
+    return encounter.version, encounter.campaign.version
+
+
+def _attack(encounter, gm, face: int):
+    from apps.encounters.ew_services import AttackChoice, ew_attack
+
+    combatants = services.load_combatants(encounter)
+    acting = services.acting_combatant(encounter, combatants)
+    target = next(c for c in combatants if c.pk != acting.pk and not c.hidden)
+    ew_attack(
+        encounter_id=encounter.pk,
+        version=None,
+        by=gm,
+        choice=AttackChoice(attacker_id=acting.pk, target_id=target.pk),
+        to_hit_face=face,
+        damage_face=5,
+    )
+
+
+@pytest.mark.django_db
+def test_only_steps_shown_outside_the_fight_wake_the_campaigns_screens():
+    """Sheets and the campaign page follow the campaign's version: a turn passed or a miss
+    changes nothing they show and leaves it alone; a blow that lands, its undo, a new round
+    (the fight's banner shows it) and a pause move it. The table view follows every step."""
+    encounter, gm, _player = setup_fight(hidden_npc=False)
+    cases = [
+        ("a miss", lambda: _attack(encounter, gm, 20), False),
+        (
+            "its undo",
+            lambda: services.encounter_undo(encounter_id=encounter.pk, version=None, by=gm),
+            False,
+        ),
+        ("a hit", lambda: _attack(encounter, gm, 1), True),
+        (
+            "its undo",
+            lambda: services.encounter_undo(encounter_id=encounter.pk, version=None, by=gm),
+            True,
+        ),
+        (
+            "its redo",
+            lambda: services.encounter_redo(encounter_id=encounter.pk, version=None, by=gm),
+            True,
+        ),
+        (
+            "a turn",
+            lambda: services.encounter_next_turn(encounter_id=encounter.pk, version=None, by=gm),
+            False,
+        ),
+        (
+            "a turn",
+            lambda: services.encounter_next_turn(encounter_id=encounter.pk, version=None, by=gm),
+            False,
+        ),
+        (
+            "a new round",
+            lambda: services.encounter_next_turn(encounter_id=encounter.pk, version=None, by=gm),
+            True,
+        ),
+        (
+            "a pause",
+            lambda: services.encounter_pause(encounter_id=encounter.pk, version=None, by=gm),
+            True,
+        ),
+    ]
+    for name, step, shown in cases:
+        before = _versions(encounter)
+        step()
+        after = _versions(encounter)
+        assert after[0] == before[0] + 1, name
+        assert after[1] == before[1] + (1 if shown else 0), name
