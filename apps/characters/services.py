@@ -830,14 +830,7 @@ def xp_award_cancel(*, entry: XpEntry, by: User) -> XpEntry:
             % {"name": character.name},
             field="entry",
         )
-    cancel = XpEntry.objects.create(
-        character=character,
-        kind=XpKind.REFUND,
-        amount=-entry.amount,
-        reason=_("Annulation : %(reason)s") % {"reason": entry.reason},
-        cancels=entry,
-        created_by=by,
-    )
+    cancel = _refund(entry, by)
     _log(
         character.campaign,
         _("Gain de %(amount)s XP de %(name)s annulé : %(reason)s")
@@ -868,13 +861,18 @@ def xp_spend_undo(*, entry: XpEntry, by: User) -> XpEntry:
         _apply(sheet, record, -1)
     except RulesError as error:
         raise InvalidImprovement(error.template, field="entry", params=error.params) from error
-    refund = XpEntry.objects.create(
-        character=character,
+    refund = _refund(entry, by)
+    character.campaign.touch()
+    return refund
+
+
+def _refund(entry: XpEntry, by: User) -> XpEntry:
+    """The ledger line that cancels ``entry``: the opposite amount, pointing at it."""
+    return XpEntry.objects.create(
+        character_id=entry.character_id,
         kind=XpKind.REFUND,
         amount=-entry.amount,
         reason=_("Annulation : %(reason)s") % {"reason": entry.reason},
         cancels=entry,
         created_by=by,
     )
-    character.campaign.touch()
-    return refund

@@ -217,44 +217,22 @@ def test_only_steps_shown_outside_the_fight_wake_the_campaigns_screens():
     changes nothing they show and leaves it alone; a blow that lands, its undo, a new round
     (the fight's banner shows it) and a pause move it. The table view follows every step."""
     encounter, gm, _player = setup_fight(hidden_npc=False)
+
+    def plain(service):
+        return lambda: service(encounter_id=encounter.pk, version=None, by=gm)
+
+    undo, redo = plain(services.encounter_undo), plain(services.encounter_redo)
+    next_turn = plain(services.encounter_next_turn)
     cases = [
         ("a miss", lambda: _attack(encounter, gm, 20), False),
-        (
-            "its undo",
-            lambda: services.encounter_undo(encounter_id=encounter.pk, version=None, by=gm),
-            False,
-        ),
+        ("its undo", undo, False),
         ("a hit", lambda: _attack(encounter, gm, 1), True),
-        (
-            "its undo",
-            lambda: services.encounter_undo(encounter_id=encounter.pk, version=None, by=gm),
-            True,
-        ),
-        (
-            "its redo",
-            lambda: services.encounter_redo(encounter_id=encounter.pk, version=None, by=gm),
-            True,
-        ),
-        (
-            "a turn",
-            lambda: services.encounter_next_turn(encounter_id=encounter.pk, version=None, by=gm),
-            False,
-        ),
-        (
-            "a turn",
-            lambda: services.encounter_next_turn(encounter_id=encounter.pk, version=None, by=gm),
-            False,
-        ),
-        (
-            "a new round",
-            lambda: services.encounter_next_turn(encounter_id=encounter.pk, version=None, by=gm),
-            True,
-        ),
-        (
-            "a pause",
-            lambda: services.encounter_pause(encounter_id=encounter.pk, version=None, by=gm),
-            True,
-        ),
+        ("its undo", undo, True),
+        ("its redo", redo, True),
+        ("a turn", next_turn, False),
+        ("a turn", next_turn, False),
+        ("a new round", next_turn, True),
+        ("a pause", plain(services.encounter_pause), True),
     ]
     for name, step, shown in cases:
         before = _versions(encounter)
