@@ -32,6 +32,7 @@ from .forms import (
     XpAwardForm,
     XpSpendForm,
 )
+from .live import sheet_fingerprint
 from .models import Character, XpEntry, XpKind
 
 # The rules engine names the specialty levels in French (ew.SPECIALTY_LABELS); the sheet shows
@@ -171,7 +172,8 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
         "health": character.health(house),
         "full_view": character.full_view,
         "is_gm": character.is_gm,
-        "live_url": reverse("campaigns:changes", args=[campaign.pk]),
+        "live_url": reverse("characters:changes", args=[character.pk]),
+        "fingerprint": sheet_fingerprint(character.pk, request.user.pk),
         "fight": _fight_to_follow(campaign, character.is_gm),
     }
     if not character.full_view:
@@ -224,10 +226,30 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
 def character_detail(request: HtmxHttpRequest, character_id: int) -> TemplateResponse:
     """The sheet (full for its owner and the GM, public for the rest of the table)."""
     character = get_character_for_user(request, character_id)
+    context = sheet_context(request, character)
     template = "characters/sheet.html"
     if request.htmx and request.htmx.target == "sheet":
         template += "#sheet"
-    return TemplateResponse(request, template, sheet_context(request, character))
+        context["fragment"] = True
+    return TemplateResponse(request, template, context)
+
+
+@require_GET
+def sheet_changes(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The sheet's idle check: 204 while nothing it shows changed, else the refreshed live
+    element and the event its regions listen to. Two queries with the user's."""
+    fingerprint = sheet_fingerprint(character_id, request.user.pk)
+    if fingerprint is None:
+        return HttpResponse(status=404)
+    if request.GET.get("v") == fingerprint:
+        return HttpResponse(status=204)
+    response = TemplateResponse(
+        request,
+        "components/live.html#live-element",
+        {"live_url": request.path, "version": fingerprint},
+    )
+    response["HX-Trigger"] = "campaign-changed"  # what the sheet's regions listen to
+    return response
 
 
 def _sheet_response(request: HtmxHttpRequest, character: Character, form_name: str = "", form=None):
@@ -236,6 +258,7 @@ def _sheet_response(request: HtmxHttpRequest, character: Character, form_name: s
         return redirect("characters:detail", character.pk)
     character = get_character_for_user(request, character.pk)
     context = sheet_context(request, character)
+    context["fragment"] = True
     if form is not None:
         context[form_name] = form
     # No live event here: this answer is the refreshed sheet, and the region that would listen

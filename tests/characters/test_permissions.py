@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from apps.characters import services
+from apps.characters.live import sheet_fingerprint
 from tests.characters.factories import CharacterFactory, NpcFactory, XpEntryFactory
 
 pytestmark = pytest.mark.django_db
@@ -106,6 +107,13 @@ MATRIX = [
         (REDIRECT, FORBIDDEN, FORBIDDEN, NOT_FOUND),
     ),
     ("characters:create", "get", lambda w: [w["campaign"].pk], None, (OK, OK, OK, NOT_FOUND)),
+    (
+        "characters:changes",
+        "get",
+        lambda w: [w["pc"].pk],
+        "fingerprint",
+        (NO_CONTENT, NO_CONTENT, NO_CONTENT, NOT_FOUND),
+    ),
     (
         "characters:xp_award",
         "get",
@@ -218,6 +226,10 @@ def test_permission_matrix(client, world, request, who, row):
     if data == "version":
         world["campaign"].refresh_from_db()
         data = {"v": world["campaign"].version}
+    elif data == "fingerprint":  # what the sheet shows is the same for everyone who sees it
+        data = {
+            "v": sheet_fingerprint(args(world)[0], world["campaign"].memberships.first().user_id)
+        }
     response = getattr(client, method)(url, data or {})
     if who == "anonymous":
         assert response.status_code == 302

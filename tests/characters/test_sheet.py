@@ -105,9 +105,9 @@ def test_sheet_queries_are_fixed(client, pc, player, django_assert_num_queries):
     for index in range(10):
         EwSpecialtyRank.objects.create(sheet=pc.ew, specialty=EwSpecialtyFactory(), level=index % 6)
     client.force_login(player)
-    # user, character+sheet+campaign, fight under way, specialties, powers, traits, aptitudes,
-    # weapons, xp ledger
-    with django_assert_num_queries(9):
+    # user, character+sheet+campaign, its live fingerprint, fight under way, specialties,
+    # powers, traits, aptitudes, weapons, xp ledger
+    with django_assert_num_queries(10):
         client.get(reverse("characters:detail", args=[pc.pk]))
 
 
@@ -123,9 +123,9 @@ def test_aethoria_sheet_queries_are_fixed(client, aethoria_pc, player, django_as
         piece.coverages.create(location="torso", rd=2)
         aethoria_pc.aethoria.armour_pieces.add(piece)
     client.force_login(player)
-    # user, character+sheet+campaign, fight under way, skills, weapons, armour pieces
-    # (+coverages), xp ledger
-    with django_assert_num_queries(8):
+    # user, character+sheet+campaign, its live fingerprint, fight under way, skills, weapons,
+    # armour pieces (+coverages), xp ledger
+    with django_assert_num_queries(9):
         client.get(reverse("characters:detail", args=[aethoria_pc.pk]))
 
 
