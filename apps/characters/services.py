@@ -7,11 +7,13 @@ screens refresh.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
@@ -589,12 +591,35 @@ class UndoRefused(Exception):
 
 SHEET_MODELS = {model._meta.label_lower: model for model in POOL_FIELDS}
 
+# How long the author of a spend or a rest may take it back from the sheet (a mis-tap);
+# later, only the GM can, from the session log.
+OWN_UNDO_WINDOW = datetime.timedelta(minutes=15)
+
+
+def own_undoable(character: Character, user: User) -> LogEntry | None:
+    """The latest table action on this character's sheet, when ``user`` made it in the last
+    minutes and it is not undone: what its author may take back from the sheet."""
+    latest = (
+        character.campaign.log_entries.filter(changes__contains=[{"pk": character.pk}])
+        .exclude(changes=[])
+        .first()
+    )
+    if (
+        latest is None
+        or latest.undone
+        or latest.author_id != user.pk
+        or latest.created_at < timezone.now() - OWN_UNDO_WINDOW
+    ):
+        return None
+    return latest
+
 
 @transaction.atomic
 def table_action_undo(*, entry: LogEntry, by: User) -> None:
-    """The GM undoes a table action of the session log (a spend, a rest): the sheet values
-    it changed go back, unless something changed them since — then nothing is written, as a
-    later action would be lost. The line stays, marked undone, and a new one says so."""
+    """Undo a table action of the session log (a spend, a rest) — the GM from the log, its
+    author from the sheet (``own_undoable``): the sheet values it changed go back, unless
+    something changed them since — then nothing is written, as a later action would be
+    lost. The line stays, marked undone, and a new one says who undid it."""
     entry = LogEntry.objects.select_for_update().get(pk=entry.pk)
     if entry.undone:
         raise UndoRefused(_("Cette action est déjà annulée."))
@@ -622,7 +647,8 @@ def table_action_undo(*, entry: LogEntry, by: User) -> None:
         sheet.save(update_fields=[change["field"] for change in changes])
     entry.undone = True
     entry.save(update_fields=["undone"])
-    _log(entry.campaign, _("Annulé par le MJ : %(text)s") % {"text": entry.text}, by)
+    who = by.display_name if by is not None else "?"
+    _log(entry.campaign, _("Annulé par %(who)s : %(text)s") % {"who": who, "text": entry.text}, by)
     entry.campaign.touch()
 
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("<int:character_id>/modifier/", views.character_edit, name="edit"),
     path("<int:character_id>/eclat/", views.eclat_spend, name="eclat_spend"),
     path("<int:character_id>/fatigue/", views.fatigue_spend, name="fatigue_spend"),
+    path("<int:character_id>/annuler/", views.own_undo, name="own_undo"),
     path("<int:character_id>/repos/", views.character_rest, name="rest"),
     path("<int:character_id>/notes/", views.character_notes, name="notes"),
     path("<int:character_id>/reveler/", views.character_reveal, name="reveal"),

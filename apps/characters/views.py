@@ -217,6 +217,7 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
         xp_balance=sum(e.amount for e in entries),
         xp_entries=entries,
         rest_form=RestForm() if character.is_gm else None,
+        own_undo=services.own_undoable(character, request.user),
         notes_form=NotesForm(instance=character, is_gm=character.is_gm),
     )
     return context
@@ -286,6 +287,21 @@ def eclat_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
         services.eclat_spend(character=character, by=request.user, note=form.cleaned_data["note"])
     except RulesError as error:
         return _refused(request, character, form, "eclat_form", error, "note")
+    return _sheet_response(request, character)
+
+
+@require_POST
+def own_undo(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The author of the sheet's latest spend or rest takes it back (a mis-tap)."""
+    character = get_character_for_user(request, character_id, write=True)
+    entry = services.own_undoable(character, request.user)
+    if entry is None:
+        messages.error(request, _("Plus rien à annuler ici : voyez avec le MJ."))
+        return _sheet_response(request, character)
+    try:
+        services.table_action_undo(entry=entry, by=request.user)
+    except services.UndoRefused as error:
+        messages.error(request, error.message)
     return _sheet_response(request, character)
 
 

@@ -108,6 +108,13 @@ MATRIX = [
     ),
     ("characters:create", "get", lambda w: [w["campaign"].pk], None, (OK, OK, OK, NOT_FOUND)),
     (
+        "characters:own_undo",
+        "post",
+        lambda w: [w["pc"].pk],
+        {},
+        (REDIRECT, REDIRECT, FORBIDDEN, NOT_FOUND),
+    ),
+    (
         "characters:changes",
         "get",
         lambda w: [w["pc"].pk],

@@ -106,8 +106,8 @@ def test_sheet_queries_are_fixed(client, pc, player, django_assert_num_queries):
         EwSpecialtyRank.objects.create(sheet=pc.ew, specialty=EwSpecialtyFactory(), level=index % 6)
     client.force_login(player)
     # user, character+sheet+campaign, its live fingerprint, fight under way, specialties,
-    # powers, traits, aptitudes, weapons, xp ledger
-    with django_assert_num_queries(10):
+    # powers, traits, aptitudes, weapons, xp ledger, its latest table action (own undo)
+    with django_assert_num_queries(11):
         client.get(reverse("characters:detail", args=[pc.pk]))
 
 
@@ -124,8 +124,8 @@ def test_aethoria_sheet_queries_are_fixed(client, aethoria_pc, player, django_as
         aethoria_pc.aethoria.armour_pieces.add(piece)
     client.force_login(player)
     # user, character+sheet+campaign, its live fingerprint, fight under way, skills, weapons,
-    # armour pieces (+coverages), xp ledger
-    with django_assert_num_queries(9):
+    # armour pieces (+coverages), xp ledger, its latest table action (own undo)
+    with django_assert_num_queries(10):
         client.get(reverse("characters:detail", args=[aethoria_pc.pk]))
 
 

@@ -2,10 +2,12 @@
 fatigue spent from a sheet, a rest; and takes back an XP award from the ledger. Nothing
 later is ever overwritten: an action whose values changed since is refused, with why."""
 
+import datetime
 import json
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.campaigns import transfer
 from apps.campaigns.models import Campaign, LogEntry
@@ -52,7 +54,8 @@ def test_the_gm_gives_back_a_point_d_eclat_from_the_log(client, campaign, pc, gm
     assert LogEntry.objects.get(pk=entry.pk).undone
     newest = campaign.log_entries.first()
     assert (
-        newest.text == "Annulé par le MJ : Lysandre dépense un point d'éclat : Un coup de chance."
+        newest.text
+        == f"Annulé par {gm.display_name} : Lysandre dépense un point d'éclat : Un coup de chance."
     )
     assert newest.changes == []  # the undo itself is not undone from the log
     assert Campaign.objects.get(pk=campaign.pk).version > version
@@ -212,3 +215,46 @@ def test_a_crafted_log_change_outside_the_characters_refuses_the_import(campaign
     with pytest.raises(transfer.ImportRefused):
         transfer.campaign_import(document=document, by=gm)
     assert Campaign.objects.count() == 1
+
+
+# --- Its author takes a mis-tap back from the sheet ---------------------------------------------
+
+
+def _own_undo(client, pc):
+    return client.post(reverse("characters:own_undo", args=[pc.pk]), **HTMX)
+
+
+def test_a_player_takes_back_their_own_mis_tap_from_the_sheet(client, campaign, pc, player):
+    client.force_login(player)
+    page = client.post(
+        reverse("characters:eclat_spend", args=[pc.pk]), {"note": "oups"}, **HTMX
+    ).text
+    assert "Lysandre dépense un point d&#x27;éclat : oups." in page
+    assert reverse("characters:own_undo", args=[pc.pk]) in page
+    response = _own_undo(client, pc)
+    assert EwSheet.objects.get(pk=pc.pk).eclat == 3
+    assert campaign.log_entries.first().text.startswith(f"Annulé par {player.display_name} : ")
+    # Taken back once: nothing more to offer.
+    assert reverse("characters:own_undo", args=[pc.pk]) not in response.text
+    assert "Plus rien à annuler ici" in _own_undo(client, pc).text
+    assert EwSheet.objects.get(pk=pc.pk).eclat == 3
+
+
+def test_only_the_latest_action_and_only_its_author_and_only_for_a_while(
+    client, campaign, pc, gm, player
+):
+    services.eclat_spend(character=pc, by=player)
+    own = reverse("characters:own_undo", args=[pc.pk])
+    client.force_login(gm)
+    assert own not in client.get(reverse("characters:detail", args=[pc.pk])).text
+    services.character_rest(character=pc, by=gm)  # now the GM's rest is the latest
+    client.force_login(player)
+    assert own not in client.get(reverse("characters:detail", args=[pc.pk])).text
+    assert "Plus rien à annuler ici" in _own_undo(client, pc).text
+    assert not campaign.log_entries.filter(undone=True).exists()  # neither spend nor rest
+    client.force_login(gm)
+    assert own in client.get(reverse("characters:detail", args=[pc.pk])).text  # the GM's rest
+    LogEntry.objects.filter(campaign=campaign).update(
+        created_at=timezone.now() - services.OWN_UNDO_WINDOW - datetime.timedelta(seconds=1)
+    )
+    assert own not in client.get(reverse("characters:detail", args=[pc.pk])).text

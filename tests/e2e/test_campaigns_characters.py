@@ -150,7 +150,7 @@ def test_the_gm_awards_xp_and_the_open_sheet_updates_by_itself(open_page, live_s
         "button", name="Annuler"
     ).click()
     expect(laptop.locator("#log")).to_contain_text(
-        "Annulé par le MJ : Lysandre Vey dépense un point d'éclat : la porte cède."
+        "Annulé par Morgane : Lysandre Vey dépense un point d'éclat : la porte cède."
     )
     expect(phone.locator(".pool-eclat .pool-numbers")).to_have_text("3 / 3", timeout=3_000)
     screenshot(laptop, "campaign-log-undo-desktop")
