@@ -582,7 +582,7 @@ def character_rest(
 
 
 class UndoRefused(Exception):
-    """A table action the GM cannot undo (nothing was changed); ``message`` says why."""
+    """A table action that cannot be undone (nothing was changed); ``message`` says why."""
 
     def __init__(self, message: str):
         super().__init__(message)
@@ -599,11 +599,7 @@ OWN_UNDO_WINDOW = datetime.timedelta(minutes=15)
 def own_undoable(character: Character, user: User) -> LogEntry | None:
     """The latest table action on this character's sheet, when ``user`` made it in the last
     minutes and it is not undone: what its author may take back from the sheet."""
-    latest = (
-        character.campaign.log_entries.filter(changes__contains=[{"pk": character.pk}])
-        .exclude(changes=[])
-        .first()
-    )
+    latest = character.campaign.log_entries.filter(changes__contains=[{"pk": character.pk}]).first()
     if (
         latest is None
         or latest.undone
