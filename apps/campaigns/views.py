@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.core.http import HtmxHttpRequest
+from apps.core.live import answer_check
 
 from . import services, transfer
 from .access import get_campaign_for_user
@@ -137,16 +138,7 @@ def campaign_changes(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse
         .values_list("version", flat=True)
         .first()
     )
-    if version is None:
-        return HttpResponse(status=404)
-    if request.GET.get("v") == str(version):
-        return HttpResponse(status=204)
-    response = TemplateResponse(
-        request,
-        "components/live.html#live-element",
-        {"live_url": reverse("campaigns:changes", args=[campaign_id]), "version": version},
-    )
-    return announce_change(response)
+    return answer_check(request, version, LIVE_EVENT)
 
 
 @require_http_methods(["GET", "POST"])

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.campaigns.access import get_campaign_for_user
 from apps.campaigns.models import Role
 from apps.core.http import HtmxHttpRequest
+from apps.core.live import answer_check
 from apps.core.refusals import rules_message
 from apps.rules import aethoria, ew
 from apps.rules.errors import InvalidCreation, RulesError
@@ -239,18 +240,10 @@ def character_detail(request: HtmxHttpRequest, character_id: int) -> TemplateRes
 def sheet_changes(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The sheet's idle check: 204 while nothing it shows changed, else the refreshed live
     element and the event its regions listen to. Two queries with the user's."""
-    fingerprint = sheet_fingerprint(character_id, request.user.pk)
-    if fingerprint is None:
-        return HttpResponse(status=404)
-    if request.GET.get("v") == fingerprint:
-        return HttpResponse(status=204)
-    response = TemplateResponse(
-        request,
-        "components/live.html#live-element",
-        {"live_url": request.path, "version": fingerprint},
+    # The sheet's regions listen to the campaign's event, as before they had their own check.
+    return answer_check(
+        request, sheet_fingerprint(character_id, request.user.pk), "campaign-changed"
     )
-    response["HX-Trigger"] = "campaign-changed"  # what the sheet's regions listen to
-    return response
 
 
 def _sheet_response(request: HtmxHttpRequest, character: Character, form_name: str = "", form=None):

@@ -8,10 +8,11 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import reswap, trigger_client_event
+from django_htmx.http import reswap
 
 from apps.campaigns.access import get_campaign_for_user
 from apps.core.http import HtmxHttpRequest
+from apps.core.live import answer_check
 
 from . import ew_services, services
 from .access import get_encounter_for_user
@@ -66,16 +67,7 @@ def encounter_changes(request: HtmxHttpRequest, encounter_id: int) -> HttpRespon
         .values_list("version", flat=True)
         .first()
     )
-    if version is None:
-        return HttpResponse(status=404)
-    if str(version) == request.GET.get("v"):
-        return HttpResponse(status=204)
-    response = TemplateResponse(
-        request,
-        "components/live.html#live-element",
-        {"live_url": request.path, "version": version},
-    )
-    return trigger_client_event(response, "encounter-changed")
+    return answer_check(request, version, "encounter-changed")
 
 
 def encounter_create(request: HtmxHttpRequest, campaign_id: int):
