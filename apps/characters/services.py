@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
 from apps.campaigns.models import Campaign, LogEntry, LogKind
+from apps.core.changes import changed_since, write_back
 from apps.core.refusals import rules_message
 from apps.rules import aethoria, ew
 from apps.rules.errors import (
@@ -621,26 +622,22 @@ def table_action_undo(*, entry: LogEntry, by: User) -> None:
         raise UndoRefused(_("Cette action est déjà annulée."))
     if not entry.changes:
         raise UndoRefused(_("Cette ligne du journal n'est pas une action à annuler."))
-    by_row: dict[tuple[type, int], list[dict]] = {}
     for change in entry.changes:
         model = SHEET_MODELS.get(change["model"])
         if model is None or change["field"] not in POOL_FIELDS[model]:
             raise UndoRefused(_("Cette ligne du journal n'est pas une action à annuler."))
-        by_row.setdefault((model, change["pk"]), []).append(change)
-    for (model, pk), changes in sorted(by_row.items(), key=lambda item: item[0][1]):
-        sheet = model.objects.select_for_update().filter(pk=pk).first()
+    stale = changed_since(entry.changes, "before", lock=True)  # the sheets stay locked
+    if stale:
+        _row, sheet = stale[0]
         if sheet is None:
             raise UndoRefused(_("Ce personnage n'existe plus."))
-        if any(getattr(sheet, change["field"]) != change["after"] for change in changes):
-            raise UndoRefused(
-                _(
-                    "La fiche a changé depuis (un combat, une autre dépense) : l'annuler "
-                    "effacerait ce qui a suivi."
-                )
+        raise UndoRefused(
+            _(
+                "La fiche a changé depuis (un combat, une autre dépense) : l'annuler "
+                "effacerait ce qui a suivi."
             )
-        for change in changes:
-            setattr(sheet, change["field"], change["before"])
-        sheet.save(update_fields=[change["field"] for change in changes])
+        )
+    write_back(entry.changes, "before")
     entry.undone = True
     entry.save(update_fields=["undone"])
     who = by.display_name if by is not None else "?"

@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 
 from apps.campaigns.models import Campaign, LogEntry, LogKind
 from apps.characters.models import AethoriaSkillRank, Character, EwSpecialtyRank
+from apps.core.changes import write_back
 from apps.core.refusals import rules_message
 from apps.rules import aethoria, ew
 from apps.rules.dice import SecureDice, check_d10, check_d20
@@ -33,7 +34,6 @@ from .steps import (
     lock_encounter,
     require_status,
     shown_outside,
-    write_back,
 )
 
 # Events that undo and redo never revert: they are the history of undo itself, or the

@@ -12,11 +12,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.apps import apps
 from django.db import connection, models
 from django.utils.translation import gettext as _
 
 from apps.characters.models import AethoriaSheet, EwSheet
+from apps.core.changes import changed_since
 
 from .models import Combatant, DiceSource, Encounter, Event, Status
 
@@ -237,44 +237,22 @@ def bump_version(encounter: Encounter, *also: str, campaign: bool = True) -> Non
 
 # Rows a fight shares with the rest of the table: a player spends éclat or fatigue from their
 # sheet, the GM lets a character rest or sells it XP, while a fight runs or after it.
-SHARED_SHEETS = {"characters.ewsheet": EwSheet, "characters.aethoriasheet": AethoriaSheet}
+SHARED_SHEETS = ("characters.ewsheet", "characters.aethoriasheet")
 
 
 def check_not_changed_outside(changes: list[dict], side: str) -> None:
     """Before undo (``side`` "before") or redo ("after") writes a step's values back: refuse
     when a sheet value it would overwrite was changed outside the fight since the step — that
     change would be lost. The fighters' sheets are locked (``lock_fighters``)."""
-    other = "after" if side == "before" else "before"
-    # The value the step left (undo: its last change of a field) or found (redo: its first).
-    ordered = changes if side == "before" else list(reversed(changes))
-    expected: dict[tuple[str, Any], dict[str, Any]] = {}
-    for change in ordered:
-        if change["model"] in SHARED_SHEETS:
-            expected.setdefault((change["model"], change["pk"]), {})[change["field"]] = change[
-                other
-            ]
-    for label, model in SHARED_SHEETS.items():
-        rows = {pk: values for (row_label, pk), values in expected.items() if row_label == label}
-        if not rows:
-            continue
-        for sheet in model.objects.filter(pk__in=rows).select_related("character"):
-            if any(getattr(sheet, name) != value for name, value in rows[sheet.pk].items()):
-                raise EncounterError(
-                    _(
-                        "Les réserves de %(name)s ont changé hors du combat depuis ce coup "
-                        "(dépense ou repos depuis sa fiche) : y revenir effacerait ce "
-                        "changement, rien n'a été modifié. Une dépense ou un repos s'annule "
-                        "depuis le journal de la campagne."
-                    )
-                    % {"name": sheet.character.name}
-                )
-
-
-def write_back(changes: list[dict], side: str) -> None:
-    """Write the ``before`` (undo) or ``after`` (redo) values of recorded changes."""
-    ordered = reversed(changes) if side == "before" else changes
-    rows: dict[tuple[str, int], dict[str, Any]] = {}
-    for change in ordered:
-        rows.setdefault((change["model"], change["pk"]), {})[change["field"]] = change[side]
-    for (label, pk), values in rows.items():
-        apps.get_model(label).objects.filter(pk=pk).update(**values)
+    stale = changed_since(changes, side, SHARED_SHEETS)
+    if stale:
+        _row, sheet = stale[0]
+        raise EncounterError(
+            _(
+                "Les réserves de %(name)s ont changé hors du combat depuis ce coup "
+                "(dépense ou repos depuis sa fiche) : y revenir effacerait ce "
+                "changement, rien n'a été modifié. Une dépense ou un repos s'annule "
+                "depuis le journal de la campagne."
+            )
+            % {"name": sheet.character.name}
+        )
