@@ -16,6 +16,7 @@ from apps.campaigns.models import Role
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
 from apps.core.refusals import rules_message
+from apps.encounters.models import fight_to_follow
 from apps.rules import aethoria, ew
 from apps.rules.errors import InvalidCreation, RulesError
 
@@ -151,15 +152,6 @@ def character_edit(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
 # --- The sheet --------------------------------------------------------------------------------
 
 
-def _fight_to_follow(campaign, is_gm: bool):
-    """The campaign's newest running or paused fight, with the page the viewer may open: a
-    player at the table checks their sheet and gets to the fight in one tap."""
-    fight = campaign.encounters.live().first()
-    if fight is not None:
-        fight.url = fight.url_for(is_gm)
-    return fight
-
-
 def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
     """Everything the sheet shows, computed by the engine, limited to what the viewer may see."""
     campaign = character.campaign
@@ -175,7 +167,8 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
         "is_gm": character.is_gm,
         "live_url": reverse("characters:changes", args=[character.pk]),
         "fingerprint": sheet_fingerprint(character.pk, request.user.pk),
-        "fight": _fight_to_follow(campaign, character.is_gm),
+        # A player at the table checks their sheet and gets to the fight in one tap.
+        "fight": fight_to_follow(campaign.encounters.live()[:1], character.is_gm),
     }
     if not character.full_view:
         return context

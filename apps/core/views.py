@@ -14,7 +14,7 @@ def home(request: HtmxHttpRequest) -> TemplateResponse:
     """The dashboard: my campaigns as GM and as player, each with its party at a glance."""
     from apps.campaigns.models import Campaign, Role
     from apps.characters.models import Character
-    from apps.encounters.models import Encounter
+    from apps.encounters.models import Encounter, fight_to_follow
 
     party = Character.objects.pcs().with_sheets().with_xp().select_related("owner")
     campaigns = list(
@@ -27,7 +27,7 @@ def home(request: HtmxHttpRequest) -> TemplateResponse:
     )
     for campaign in campaigns:
         house = campaign.house()
-        campaign.fight = _fight_to_follow(campaign, campaign.role == Role.GM)
+        campaign.fight = fight_to_follow(campaign.fights, campaign.role == Role.GM)
         for character in campaign.party:
             character.campaign = campaign  # share the viewer's role and avoid a query each
             character.pool_rows = character.pool_view(house)
@@ -37,15 +37,6 @@ def home(request: HtmxHttpRequest) -> TemplateResponse:
         "player_campaigns": [c for c in campaigns if c.role != Role.GM],
     }
     return TemplateResponse(request, "core/home.html", context)
-
-
-def _fight_to_follow(campaign, is_gm: bool):
-    """The newest running or paused fight of the campaign, linked to the viewer's page."""
-    if not campaign.fights:
-        return None
-    fight = campaign.fights[0]
-    fight.url = fight.url_for(is_gm)
-    return fight
 
 
 @login_not_required

@@ -35,6 +35,16 @@ class EncounterQuerySet(models.QuerySet):
         return self.filter(status__in=[Status.RUNNING, Status.PAUSED])
 
 
+def fight_to_follow(live_fights, is_gm: bool) -> Encounter | None:
+    """The newest of a campaign's running or paused fights (``EncounterQuerySet.live``,
+    prefetched or not), with ``url`` the page its viewer may open: the GM's console or the
+    table view. The sheet and the dashboard link to it."""
+    fight = next(iter(live_fights), None)
+    if fight is not None:
+        fight.url = fight.url_for(is_gm)
+    return fight
+
+
 class Encounter(models.Model):
     campaign = models.ForeignKey(
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="encounters"
