@@ -48,10 +48,10 @@ def _act(
     call: Callable[[dict], object],
     fight: list | None = None,
 ):
-    """Validate the form, run the step, answer with the console (the form and its message
-    when refused; 409 when someone acted first). ``fight``: the combatants the step was
-    given and updated in place: the answer is then only what the step changed, built from
-    them without loading the fight again."""
+    """Validate the form, run the step, answer with what it changed (the console with the
+    form and its message when refused; 409 when someone acted first). ``fight``: the
+    combatants the step was given and updated in place: the answer is built from them
+    without loading the fight again."""
     if form is None:
         return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
     if stale := _stale(request, encounter):
@@ -74,9 +74,7 @@ def _act(
             return _refused(request, encounter, error)
         add_encounter_error(form, error)
         return _respond(request, encounter, forms={key: form})
-    if fight is not None:
-        return _respond_step(request, encounter, event, fight)
-    return _respond(request, encounter)
+    return _respond_step(request, encounter, event, fight)
 
 
 SMALL_FORMS = {"aethoria_fatigue", "aethoria_effect", "aethoria_fire", "aethoria_aim_lost"}

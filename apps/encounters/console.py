@@ -124,17 +124,24 @@ def log_lines(encounter: Encounter) -> list[LogLine]:
     return [LogLine(event, describe(event)) for event in events]
 
 
+def load_console_fight(encounter: Encounter, *, test_panel: bool = False) -> list[Combatant]:
+    """The fight as the console shows it. EW: the attack form loads the gear of its two
+    fighters itself, so the others' is left unread unless the test panel (any fighter's
+    specialties) is open; Aethoria's forms read any fighter's gear."""
+    return load_combatants(encounter, gear=test_panel or not encounter.campaign.is_ew)
+
+
 def console_context(
     request,
     encounter: Encounter,
     *,
     forms: dict | None = None,
     combatants: list | None = None,
-    step: Event | None = None,
+    step: StepDone | None = None,
 ) -> dict:
-    """Everything the GM's console shows. ``combatants``: the fight, with every sheet's gear,
-    as a step just left it in memory (else it is loaded). ``step``: only what that step just
-    changed is wanted — its log line and the rows of its actor and target."""
+    """Everything the GM's console shows. ``combatants``: the fight as a step just left it
+    in memory (else it is loaded). ``step``: only what that step just changed is wanted — its
+    log line (and the line of the step it reverted) and the rows it touched."""
     from .forms import (
         AddCombatantsForm,
         AwardXpForm,
@@ -146,7 +153,7 @@ def console_context(
 
     house = encounter.campaign.house()
     if combatants is None:
-        combatants = load_combatants(encounter)
+        combatants = load_console_fight(encounter, test_panel=request.GET.get("panel") == "test")
     acting = acting_combatant(encounter, combatants)
     forms = dict(forms or {})
     initial = {"version": encounter.version}
@@ -187,25 +194,20 @@ def console_context(
     attack_form = forms.get("ew_attack")
     if attack_form is not None and not attack_form.is_bound and len(combatants) > 1:
         attack_plan = _default_attack_plan(encounter, acting, combatants)
-    if step is not None:
-        # The step just made can be undone; a new step leaves nothing to redo.
-        lines, last_undoable, redo = [LogLine(step, describe(step))], step, None
+    if step is None:
+        lines, changed_lines, only = log_lines(encounter), [], None
+        can_undo, can_redo = _undo_redo(encounter)
     else:
-        lines = log_lines(encounter)
-        last_undoable = next(
-            (
-                line.event
-                for line in lines
-                if line.event.kind not in NOT_UNDOABLE and not line.event.undone
-            ),
-            None,
-        )
-        redo = (
-            redoable_event(encounter)
-            if encounter.status in (Status.RUNNING, Status.PAUSED)
-            else None
-        )
-    only = {step.actor_id, step.target_id} if step is not None else None
+        lines = [LogLine(step.event, describe(step.event))]
+        # Undo and redo change how the line of the step they revert reads ("annulé"). An
+        # open console holds at least the latest LOG_LINES lines; an older one may be gone.
+        reverted = step.reverted
+        shown = reverted is not None and reverted.sequence > encounter.last_sequence - LOG_LINES
+        changed_lines = [LogLine(reverted, describe(reverted))] if shown else []
+        only = step.rows(combatants, acting)
+        # A new step can be undone and leaves nothing to redo; after an undo or a redo,
+        # ask the log.
+        can_undo, can_redo = _undo_redo(encounter) if step.reverted else (True, False)
     return {
         "encounter": encounter,
         "campaign": encounter.campaign,
@@ -215,12 +217,84 @@ def console_context(
         "acting": acting,
         "forms": forms,
         "log": lines,
-        "can_undo": last_undoable is not None,
-        "can_redo": redo is not None,
-        "rescuable": _rescuable(lines),
+        "changed_lines": changed_lines,
+        "can_undo": can_undo,
+        "can_redo": can_redo,
+        "rescuable": rescuable_roll(encounter),
         "attack_plan": attack_plan,
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
     }
+
+
+def _undo_redo(encounter: Encounter) -> tuple[bool, bool]:
+    """Whether the console offers undo and redo: a step not yet undone remains, however far
+    back in the log; the latest undo can still be redone."""
+    if encounter.status not in (Status.RUNNING, Status.PAUSED):
+        return False, False
+    can_undo = encounter.events.exclude(kind__in=NOT_UNDOABLE).filter(undone=False).exists()
+    return can_undo, redoable_event(encounter) is not None
+
+
+# The changes after which the console is drawn whole: the fight started, paused, resumed or
+# ended (the controls and the actions panel change shape), or the order of the combatants
+# changed (a new round's initiative).
+RESHAPING = {("encounters.encounter", "status"), ("encounters.combatant", "position")}
+# Steps that write back another step's values (``data["of"]``) instead of recording their own.
+REVERTING = ("undo", "redo", "reopen")
+SHEET_MODELS = ("characters.character", "characters.ewsheet", "characters.aethoriasheet")
+
+
+@dataclass(frozen=True)
+class StepDone:
+    """A step just made, with the changes it made — for an undo, a redo or a reopening,
+    those of the step it reverted (``reverted``) — to answer with only what it changed."""
+
+    event: Event
+    changes: list[dict]
+    reverted: Event | None = None
+
+    @classmethod
+    def of(cls, event: Event) -> StepDone:
+        if event.kind in REVERTING:
+            reverted = event.encounter.events.get(sequence=event.data["of"])
+            return cls(event, reverted.changes, reverted)
+        return cls(event, event.changes)
+
+    @property
+    def reshapes_console(self) -> bool:
+        return any((change["model"], change["field"]) in RESHAPING for change in self.changes)
+
+    def rows(self, combatants: list[Combatant], acting: Combatant | None) -> set[int]:
+        """The combatants whose row may read differently: those the step names, those whose
+        own state, character or sheet changed, and those whose turn ended or began."""
+        by_character = {c.character_id: c.pk for c in combatants}
+        rows = {self.event.actor_id, self.event.target_id, acting.pk if acting else None}
+        for change in self.changes:
+            if change["model"] == "encounters.combatant":
+                rows.add(change["pk"])
+            elif change["model"] in SHEET_MODELS:
+                rows.add(by_character.get(change["pk"]))
+            elif change["model"] == "encounters.encounter" and change["field"] == "turn":
+                for turn in (change["before"], change["after"]):
+                    if combatants:
+                        rows.add(combatants[min(turn, len(combatants) - 1)].pk)
+        return rows - {None}
+
+
+def rescuable_roll(encounter: Encounter) -> Event | None:
+    """The failed EW roll of a PC that a point d'éclat could still turn around: only the
+    latest roll is offered, and a rescue comes after the roll it saved. One query."""
+    if not encounter.campaign.is_ew or encounter.status != Status.RUNNING:
+        return None
+    latest = (
+        encounter.events.filter(kind__in=("ew_attack", "ew_test", "ew_eclat"), undone=False)
+        .select_related("actor__character")
+        .order_by("-sequence")
+        .first()
+    )
+    if latest is not None and latest.kind != "ew_eclat" and latest.data.get("rescuable"):
+        return latest
+    return None
 
 
 def attack_step_context(request, event: Event, form) -> dict:
@@ -250,7 +324,8 @@ def attack_step_context(request, event: Event, form) -> dict:
         # The step just made can be undone; a new step leaves nothing to redo.
         "can_undo": True,
         "can_redo": False,
-        "rescuable": _rescuable(log),
+        # The attack is the latest roll: it is the one a point d'éclat could save.
+        "rescuable": event if event.data.get("rescuable") else None,
         "plan": plan,
         "plan_error": plan_error,
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
@@ -268,22 +343,6 @@ def _default_attack_plan(encounter: Encounter, acting: Combatant, combatants: li
         return plan_attack(encounter, choice, combatants)
     except EncounterError:
         return None
-
-
-def _rescuable(lines: list[LogLine]) -> Event | None:
-    """The latest failed EW roll of a PC that a point d'éclat could still turn around."""
-    rescued = {
-        line.event.data.get("of")
-        for line in lines
-        if line.event.kind == "ew_eclat" and not line.event.undone
-    }
-    for line in lines:
-        event = line.event
-        if event.kind in ("ew_attack", "ew_test") and not event.undone:
-            if event.data.get("rescuable") and event.sequence not in rescued:
-                return event
-            return None
-    return None
 
 
 def table_context(request, encounter: Encounter) -> dict:

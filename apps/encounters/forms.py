@@ -21,13 +21,24 @@ class EncounterForm(forms.ModelForm):
         fields = ["name"]
 
 
+class VersionInput(forms.HiddenInput):
+    """The encounter's version, as every form of the console carries it: with the class a
+    step's answer uses to refresh them all at once, and no id (the forms would repeat it,
+    and the refreshed inputs could not keep each its own)."""
+
+    def __init__(self):
+        super().__init__(attrs={"class": "encounter-version"})
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        context["widget"]["attrs"].pop("id", None)
+        return context
+
+
 class VersionForm(forms.Form):
     """Every action carries the version of the encounter it was made on."""
 
-    # The class lets a step's answer refresh every version on the page at once.
-    version = forms.IntegerField(
-        widget=forms.HiddenInput(attrs={"class": "encounter-version"}), min_value=1
-    )
+    version = forms.IntegerField(widget=VersionInput(), min_value=1)
 
 
 def add_encounter_error(form: forms.Form, error: EncounterError) -> None:

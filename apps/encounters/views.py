@@ -16,7 +16,13 @@ from apps.core.live import answer_check
 
 from . import ew_services, services
 from .access import get_encounter_for_user
-from .console import attack_step_context, console_context, table_context
+from .console import (
+    StepDone,
+    attack_step_context,
+    console_context,
+    load_console_fight,
+    table_context,
+)
 from .forms import (
     AddCombatantsForm,
     AwardXpForm,
@@ -104,13 +110,20 @@ def _respond(
     )
 
 
-def _respond_step(request, encounter: Encounter, event, combatants: list):
-    """Answer a step with what it changed, out of band: its two rows, its log line, undo and
-    redo, and the actions panel. ``combatants``: the fight as the step left it in memory."""
+def _respond_step(request, encounter: Encounter, event, combatants: list | None = None):
+    """Answer a step with what it changed, out of band: the rows it touched, the header, its
+    log line, undo and redo, and the actions panel — the whole console only when its shape
+    changed (the fight started, paused or ended; a new round's order). ``combatants``: the
+    fight as the step left it in memory (else it is loaded, once)."""
     if not request.htmx:
         return redirect("encounters:console", encounter.pk)
+    step = StepDone.of(event)
+    if step.reshapes_console:
+        return _respond(request, encounter)
     encounter = event.encounter  # the step's locked instance: version, round, turn are new
-    context = console_context(request, encounter, combatants=combatants, step=event)
+    if combatants is None:
+        combatants = load_console_fight(encounter)
+    context = console_context(request, encounter, combatants=combatants, step=step)
     return reswap(TemplateResponse(request, f"{CONSOLE}#step-update", context), "none")
 
 
@@ -173,7 +186,7 @@ def _small_step(form_class, service, **fields: str):
         if not form.is_valid():
             return _refused(request, encounter, EncounterError(_first_error(form)))
         try:
-            service(
+            event = service(
                 encounter_id=encounter.pk,
                 version=form.cleaned_data["version"],
                 by=request.user,
@@ -181,7 +194,7 @@ def _small_step(form_class, service, **fields: str):
             )
         except EncounterError as error:
             return _refused(request, encounter, error)
-        return _respond(request, encounter)
+        return _respond_step(request, encounter, event)
 
     view.__name__ = service.__name__
     return view
@@ -221,7 +234,7 @@ def _initiative_step(service):
         if not form.is_valid():
             return _respond(request, encounter, forms={"initiative": form})
         try:
-            service(
+            event = service(
                 encounter_id=encounter.pk,
                 version=form.cleaned_data["version"],
                 by=request.user,
@@ -229,7 +242,7 @@ def _initiative_step(service):
             )
         except EncounterError as error:
             return _refused(request, encounter, error, forms={"initiative": form})
-        return _respond(request, encounter)
+        return _respond_step(request, encounter, event)
 
     view.__name__ = service.__name__
     return view

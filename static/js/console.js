@@ -14,9 +14,9 @@ document.addEventListener("keydown", (event) => {
   const button = document.querySelector(`.console-controls button[data-key="${key}"]:not([disabled])`);
   if (button) { event.preventDefault(); button.click(); }
 });
-// Announce the new turn to screen readers: the live region is replaced with the console,
-// so copy its text into a region that stays.
-document.addEventListener("htmx:afterSwap", () => {
+// Announce the new turn to screen readers: the live region is replaced with the console (or
+// its text out of band, after a step), so copy its text into a region that stays.
+function announceTurn() {
   const fresh = document.getElementById("turn-announcer");
   let stable = document.getElementById("turn-announcer-stable");
   if (!fresh) return;
@@ -28,7 +28,9 @@ document.addEventListener("htmx:afterSwap", () => {
     document.body.appendChild(stable);
   }
   if (stable.textContent !== fresh.textContent) stable.textContent = fresh.textContent;
-});
+}
+document.addEventListener("htmx:afterSwap", announceTurn);
+document.addEventListener("htmx:oobAfterSwap", announceTurn);
 // An attack answered with fragments (HX-Reswap: none) leaves its form as the GM set it, to
 // strike again; only the faces typed from physical dice belonged to the roll just made.
 document.addEventListener("htmx:afterRequest", (event) => {

@@ -114,8 +114,8 @@ def test_encounter_budgets(client, production_rendering):
 @pytest.mark.django_db
 @pytest.mark.urls("tests.bench.urls")
 def test_aethoria_attack_step(client, production_rendering):
-    """The same budget for an Aethoria attack (20 combatants, 500 log lines). Its answer is
-    still the whole console; each timed attack is undone, untimed, so the next one may act."""
+    """The same budget for an Aethoria attack (20 combatants, 500 log lines). Each timed
+    attack is undone, untimed, so the next one may act."""
     from tests.encounters.test_aethoria_console import _fight
 
     encounter = _fight(client, 20, 500)

@@ -1,0 +1,206 @@
+"""Next turn, undo, redo and the small steps answer with what they changed (out of band), so
+the busiest buttons of the console stay light; the whole console only when its shape
+changes. What the fragments show is what a reload shows."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from apps.campaigns.models import Role
+from apps.encounters import services
+from apps.encounters.models import Encounter, Event
+from apps.encounters.services import NOT_UNDOABLE
+from tests.encounters.test_encounter_queries import fight
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def post(client, name, encounter, data=None):
+    version = Encounter.objects.get(pk=encounter.pk).version
+    response = client.post(
+        reverse(f"encounters:{name}", args=[encounter.pk]),
+        {"version": version, **(data or {})},
+        **HTMX,
+    )
+    assert response.status_code == 200, response.text[:300]
+    return response
+
+
+def attack(client, encounter, to_hit=1, damage=5):
+    acting, target = encounter.combatants.order_by("position")[:2]
+    data = {"attacker": acting.pk, "target": target.pk, "defence": "none", "modifier": 0}
+    return post(
+        client, "ew_attack", encounter, {**data, "to_hit_face": to_hit, "damage_face": damage}
+    )
+
+
+def rows_in(html: str) -> list[int]:
+    return [int(pk) for pk in re.findall(r'<li id="combatant-(\d+)"', html)]
+
+
+def row_html(html: str, pk: int) -> str:
+    row = html[html.index(f'<li id="combatant-{pk}"') :]
+    return row[: row.index("</li>")].replace(' hx-swap-oob="true"', "")
+
+
+def console(client, encounter) -> str:
+    return client.get(reverse("encounters:console", args=[encounter.pk]), **HTMX).text
+
+
+def without_tokens(html: str) -> str:
+    """The CSRF token is masked afresh for every page: leave it out of comparisons."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+
+
+@pytest.fixture
+def big(client):
+    encounter, gm, _player = fight(combatants=20, log_lines=500)
+    client.force_login(gm)
+    return encounter
+
+
+def test_next_turn_answers_with_the_two_rows_whose_turn_ended_and_began(client, big):
+    first, second = big.combatants.order_by("position")[:2]
+    response = post(client, "next_turn", big)
+    assert response["HX-Reswap"] == "none"
+    assert sorted(rows_in(response.text)) == sorted([first.pk, second.pk])
+    html = response.text
+    assert 'id="status-line" hx-swap-oob="true"' in html
+    assert f"Au tour de {second.character.name}" in html
+    # The turn is announced to screen readers, and the actions are the new fighter's.
+    assert 'hx-swap-oob="innerHTML:#turn-announcer"' in html
+    assert f"Round 1, au tour de {second.character.name}." in html
+    assert 'id="console-actions"' in html and f'name="attacker" value="{second.pk}"' in html
+    assert 'hx-swap-oob="afterbegin:#log-lines"' in html
+    # What the fragments show is what a reload shows.
+    page = without_tokens(console(client, big))
+    for pk in (first.pk, second.pk):
+        assert row_html(without_tokens(html), pk) == row_html(page, pk)
+
+
+def test_next_turn_runs_the_same_queries_whatever_the_size_of_the_fight(client):
+    counts = []
+    for size, lines in ((3, 5), (20, 500)):
+        encounter, gm, _ = fight(combatants=size, log_lines=lines)
+        client.force_login(gm)
+        version = encounter.version
+        with CaptureQueriesContext(connection) as queries:
+            client.post(
+                reverse("encounters:next_turn", args=[encounter.pk]), {"version": version}, **HTMX
+            )
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
+
+
+def test_undo_of_a_blow_marks_its_line_and_restores_the_row(client, big):
+    first, second = big.combatants.order_by("position")[:2]
+    before = row_html(without_tokens(console(client, big)), second.pk)
+    attack(client, big, to_hit=1, damage=10)
+    blow = big.events.get(kind="ew_attack")
+    response = post(client, "undo", big)
+    html = without_tokens(response.text)
+    assert response["HX-Reswap"] == "none"
+    assert set(rows_in(html)) == {first.pk, second.pk}
+    # The target's pools are back, exactly as before the blow.
+    assert row_html(html, second.pk) == before.replace(
+        f'value="{Encounter.objects.get(pk=big.pk).version - 2}"',
+        f'value="{Encounter.objects.get(pk=big.pk).version}"',
+    )
+    # The blow's own line now reads "annulé"; the undo is a new line; redo is offered.
+    line = re.search(rf'<li id="log-{blow.sequence}" hx-swap-oob="true"[^>]*>.*?</li>', html, re.S)
+    assert line and "undone" in line.group(0) and "annulé" in line.group(0)
+    assert "kind-undo" in html
+    assert re.search(r'id="redo"[^>]*>', html).group(0).find("disabled") == -1
+    # Redo brings it back, and its line is no longer marked.
+    html = post(client, "redo", big).text
+    line = re.search(rf'<li id="log-{blow.sequence}" hx-swap-oob="true"[^>]*>', html)
+    assert line and "undone" not in line.group(0)
+    assert "disabled" in re.search(r'id="redo"[^>]*>', html).group(0)
+
+
+def test_a_new_round_and_a_pause_redraw_the_whole_console(client, big):
+    # The last fighter's turn passes: a new round, a new initiative, a new order.
+    Encounter.objects.filter(pk=big.pk).update(turn=19)
+    response = post(client, "next_turn", big)
+    assert "HX-Reswap" not in response and 'id="console"' in response.text
+    response = post(client, "pause", big)
+    assert "HX-Reswap" not in response and "En pause" in response.text
+    # Undoing the pause changes the status back: the whole console again.
+    response = post(client, "undo", big)
+    assert "HX-Reswap" not in response and 'id="ew-attack"' in response.text
+
+
+def test_undo_stays_offered_however_many_steps_were_undone(client, big):
+    # The console used to look for something to undo among its 60 latest lines only: after
+    # 30 undos, those are 30 undo lines and 30 undone steps, and "Annuler" went grey while
+    # older steps could still be undone.
+    gm = big.campaign.memberships.get(role=Role.GM).user
+    for _ in range(35):
+        version = Encounter.objects.get(pk=big.pk).version
+        services.encounter_next_turn(encounter_id=big.pk, version=version, by=gm)
+        if Encounter.objects.get(pk=big.pk).turn == 0:
+            break
+    for _ in range(31):
+        version = Encounter.objects.get(pk=big.pk).version
+        services.encounter_undo(encounter_id=big.pk, version=version, by=gm)
+    # Older steps remain (the fight's first 500 lines), beyond the 60 lines shown.
+    undoable = Event.objects.filter(encounter=big, undone=False).exclude(kind__in=NOT_UNDOABLE)
+    assert undoable.exists()
+    undo = re.search(r'id="undo"[^>]*>', console(client, big)).group(0)
+    assert "disabled" not in undo
+    # The step answer agrees with the console.
+    undo = re.search(r'id="undo"[^>]*>', post(client, "undo", big).text).group(0)
+    assert "disabled" not in undo
+
+
+def test_the_eclat_offer_comes_back_when_its_rescue_is_undone(client):
+    encounter, gm, _player = fight(combatants=3, log_lines=5)
+    client.force_login(gm)
+    brandon = encounter.combatants.get(character__name="Brandon")
+    # Brandon (a PC) acts first in this fight: make it so, then let him miss.
+    Encounter.objects.filter(pk=encounter.pk).update(turn=brandon.position)
+    target = encounter.combatants.exclude(pk=brandon.pk).first()
+    miss = {"attacker": brandon.pk, "target": target.pk, "defence": "none", "modifier": 0}
+    html = post(client, "ew_attack", encounter, {**miss, "to_hit_face": 20, "damage_face": 1}).text
+    assert "peut dépenser un point d'éclat" in html
+    event = encounter.events.get(kind="ew_attack")
+    html = post(client, "ew_eclat", encounter, {"event": event.pk, "damage_face": 1}).text
+    assert "peut dépenser un point d'éclat" not in html
+    html = post(client, "undo", encounter).text
+    assert response_offers_rescue(html, event)
+    assert response_offers_rescue(console(client, encounter), event)
+
+
+def response_offers_rescue(html: str, event) -> bool:
+    return f'name="event" value="{event.pk}"' in html and "Brandon peut dépenser" in html
+
+
+def _aethoria_test_queries(client, encounter) -> tuple[int, str]:
+    acting = encounter.combatants.order_by("position").first()
+    data = {
+        "version": Encounter.objects.get(pk=encounter.pk).version,
+        "combatant": acting.pk,
+        "source": "adresse",
+        "difficulty": 1,
+        "faces": "1 2 3 4 5 6",
+    }
+    url = reverse("encounters:aethoria_test", args=[encounter.pk])
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(url, data, **HTMX)
+    assert response.status_code == 200 and "field-error" not in response.text, response.text
+    return len(queries), response
+
+
+def test_an_aethoria_test_answers_with_what_it_changed_in_fixed_queries(client):
+    from tests.encounters.test_aethoria_console import _fight
+
+    small, _ = _aethoria_test_queries(client, _fight(client, 3, 5))
+    count, response = _aethoria_test_queries(client, _fight(client, 20, 500))
+    assert count == small, (count, small)
+    assert response["HX-Reswap"] == "none"
+    assert 'id="console-actions"' in response.text and "kind-aethoria_test" in response.text
