@@ -4,7 +4,10 @@ Chromium is looked for at CHROMIUM_PATH, else /usr/bin/chromium. Without it the 
 tests are skipped with one line — unless REQUIRE_BROWSER=1 (CI), where that is a failure.
 """
 
+import difflib
+import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -84,3 +87,62 @@ def open_page(browser, live_server):
 def screenshot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
+
+
+# What a step's fragments leave on the console, region by region, read in the page.
+CONSOLE_REGIONS = """(extra) => {
+  const html = (selector) => [...document.querySelectorAll(selector)].map((e) => e.outerHTML);
+  return {
+    extra: extra.map(html),
+    rows: html("#console .combatants > li"),
+    status: html("#status-line"),
+    announced: document.getElementById("turn-announcer").textContent.trim(),
+    undo_redo: html("#undo-redo"),
+    log: html("#log-lines > li").slice(0, 6),
+    eclat: html("#ew-eclat"),
+    odds: html("#ew-attack-odds"),
+    versions: [...document.querySelectorAll(".encounter-version")].map((e) => e.value),
+  };
+}"""
+
+
+def console_regions(page, *extra: str) -> dict:
+    """The encounter console's regions as the page holds them (``extra``: more selectors),
+    cleaned of what differs between two renders of the same state: CSRF tokens, htmx's
+    attributes and transient classes, whitespace."""
+
+    def clean(html: str) -> str:
+        html = re.sub(r'\s*name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+        # An empty style attribute is Chromium's, left on inputs after typing in a form.
+        html = html.replace(' hx-swap-oob="true"', "").replace(' style=""', "")
+        html = re.sub(r"\s*\bhtmx-[a-z]+\b", "", html).replace(' class=""', "")
+        return re.sub(r"\s+", " ", html).replace(" >", ">")
+
+    found = page.evaluate(CONSOLE_REGIONS, list(extra))
+
+    def cleaned(value):
+        return [cleaned(part) for part in value] if isinstance(value, list) else clean(value)
+
+    return {name: cleaned(value) for name, value in found.items()}
+
+
+def act_and_compare_with_reload(console, reloaded, url: str, action, *extra: str) -> None:
+    """Run ``action`` on the console (a step answered with fragments), wait for its log line,
+    then check that the console reads exactly as ``reloaded`` (another page) loading ``url``."""
+    newest = console.locator("#log-lines > li").first.get_attribute("id")
+    action()
+    console.wait_for_function(
+        "(id) => document.querySelector('#log-lines > li').id !== id", arg=newest
+    )
+    console.wait_for_timeout(150)  # htmx settles the swapped fragments
+    reloaded.goto(url)
+    after_step, after_reload = console_regions(console, *extra), console_regions(reloaded, *extra)
+    assert after_step == after_reload, "\n".join(
+        difflib.unified_diff(
+            json.dumps(after_reload, indent=1).splitlines(),
+            json.dumps(after_step, indent=1).splitlines(),
+            "reload",
+            "after the step",
+            lineterm="",
+        )
+    )

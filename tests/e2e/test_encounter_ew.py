@@ -1,14 +1,12 @@
 """A short EW fight in the console at tablet size, with the players' table view beside it."""
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
 from apps.encounters import services
 from apps.encounters.models import Encounter
 from tests.accounts.factories import PASSWORD
-from tests.e2e.conftest import PHONE, TABLET, screenshot
+from tests.e2e.conftest import PHONE, TABLET, act_and_compare_with_reload, screenshot
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 
 
@@ -72,36 +70,6 @@ def test_gm_runs_a_short_ew_fight_and_the_table_follows(open_page):
     assert table.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-# What a step's fragments leave on the console, region by region, read in the page.
-CONSOLE_REGIONS = """() => {
-  const html = (selector) => [...document.querySelectorAll(selector)].map((e) => e.outerHTML);
-  return {
-    rows: html("#console .combatants > li"),
-    status: html("#status-line"),
-    announced: document.getElementById("turn-announcer").textContent.trim(),
-    undo_redo: html("#undo-redo"),
-    log: html("#log-lines > li").slice(0, 6),
-    eclat: html("#ew-eclat"),
-    odds: html("#ew-attack-odds"),
-    versions: [...document.querySelectorAll(".encounter-version")].map((e) => e.value),
-  };
-}"""
-
-
-def regions(page) -> dict:
-    def clean(html: str) -> str:
-        html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
-        html = html.replace(' hx-swap-oob="true"', "")
-        html = re.sub(r"\s*\bhtmx-[a-z]+\b", "", html)  # htmx's transient classes
-        return re.sub(r"\s+", " ", html).replace(' class=""', "")
-
-    found = page.evaluate(CONSOLE_REGIONS)
-    return {
-        name: [clean(part) for part in value] if isinstance(value, list) else value
-        for name, value in found.items()
-    }
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_console_after_each_step_reads_as_a_reload_does(open_page, live_server):
     """Attacks, turns, undo and redo answer with fragments: after each, the console must read
@@ -123,14 +91,7 @@ def test_the_console_after_each_step_reads_as_a_reload_does(open_page, live_serv
     reloaded = console.context.new_page()
 
     def step(action) -> None:
-        newest = console.locator("#log-lines > li").first.get_attribute("id")
-        action()
-        console.wait_for_function(
-            "(id) => document.querySelector('#log-lines > li').id !== id", arg=newest
-        )
-        console.wait_for_timeout(150)  # htmx settles the swapped fragments
-        reloaded.goto(live_server.url + path)
-        assert regions(console) == regions(reloaded)
+        act_and_compare_with_reload(console, reloaded, live_server.url + path, action)
 
     attack = console.get_by_role("button", name="Lancer l'attaque")
     step(attack.click)

@@ -6,7 +6,13 @@ from playwright.sync_api import expect
 from apps.encounters import services
 from apps.encounters.models import Encounter
 from tests.accounts.factories import PASSWORD
-from tests.e2e.conftest import TABLET, browser, open_page, screenshot  # noqa: F401
+from tests.e2e.conftest import (  # noqa: F401
+    TABLET,
+    act_and_compare_with_reload,
+    browser,
+    open_page,
+    screenshot,
+)
 from tests.encounters.factories import add_player, aethoria_fighter, campaign_with_gm
 
 pytestmark = pytest.mark.browser
@@ -49,7 +55,16 @@ def test_gm_attacks_with_physical_dice_and_confirms_the_bleeding(open_page):  # 
     expect(console.locator(".log-lines")).to_contain_text("touché au bras droit")
     expect(console.locator(".severe-effect")).to_be_visible()
     screenshot(console, "aethoria-console-after-attack-tablet")
-    console.locator(".severe-effect").get_by_role("button", name="Confirmer").click()
+    # Confirming the effect, then passing the turn and undoing it, answer with fragments:
+    # the console must read as a reload of it, actions panel included.
+    url = console.url
+    reloaded = console.context.new_page()
+    for action in (
+        console.locator(".severe-effect").get_by_role("button", name="Confirmer").click,
+        lambda: console.keyboard.press("n"),
+        lambda: console.keyboard.press("u"),
+    ):
+        act_and_compare_with_reload(console, reloaded, url, action, "#console-actions")
     expect(console.locator(".combatants")).to_contain_text("saigne")
     assert not console.console_errors
 
@@ -78,7 +93,9 @@ def test_gm_adds_fatigue_dice_after_a_missed_attack_roll(open_page):  # noqa: F8
     card.get_by_label("d10 de fatigue (dés physiques, sinon vide)").fill("1 3")
     card.get_by_label("d10 de dégâts en plus", exact=False).fill("1 4 9")
     screenshot(console, "aethoria-console-fatigue-after-tablet")
-    card.get_by_role("button", name="Ajouter les dés").click()
+    reloaded = console.context.new_page()
+    add_dice = card.get_by_role("button", name="Ajouter les dés").click
+    act_and_compare_with_reload(console, reloaded, console.url, add_dice, "#console-actions")
     expect(console.locator(".log-lines")).to_contain_text("ajoute 2 dés de fatigue")
     expect(console.locator(".severe-effect")).to_be_visible()
     assert not console.console_errors
