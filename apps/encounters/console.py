@@ -205,9 +205,7 @@ def console_context(
         shown = reverted is not None and reverted.sequence > encounter.last_sequence - LOG_LINES
         changed_lines = [LogLine(reverted, describe(reverted))] if shown else []
         only = step.rows(combatants, acting)
-        # A new step can be undone and leaves nothing to redo; after an undo or a redo,
-        # ask the log.
-        can_undo, can_redo = _undo_redo(encounter) if step.reverted else (True, False)
+        can_undo, can_redo = _undo_redo_after(step, encounter)
     return {
         "encounter": encounter,
         "campaign": encounter.campaign,
@@ -231,8 +229,21 @@ def _undo_redo(encounter: Encounter) -> tuple[bool, bool]:
     back in the log; the latest undo can still be redone."""
     if encounter.status not in (Status.RUNNING, Status.PAUSED):
         return False, False
-    can_undo = encounter.events.exclude(kind__in=NOT_UNDOABLE).filter(undone=False).exists()
-    return can_undo, redoable_event(encounter) is not None
+    return _can_undo(encounter), redoable_event(encounter) is not None
+
+
+def _undo_redo_after(step: StepDone, encounter: Encounter) -> tuple[bool, bool]:
+    """Undo and redo after a step: a new step can be undone and leaves nothing to redo; what
+    an undo reverted can be redone at once, and a step just redone undone again."""
+    if step.event.kind == "undo":
+        return _can_undo(encounter), True
+    if step.event.kind == "redo":
+        return True, redoable_event(encounter) is not None
+    return True, False
+
+
+def _can_undo(encounter: Encounter) -> bool:
+    return encounter.events.exclude(kind__in=NOT_UNDOABLE).filter(undone=False).exists()
 
 
 # The changes after which the console is drawn whole: the fight started, paused, resumed or

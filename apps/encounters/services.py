@@ -521,7 +521,10 @@ def encounter_undo(*, encounter_id: int, version: int | None, by) -> Event:
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
     last = (
-        encounter.events.exclude(kind__in=NOT_UNDOABLE).filter(undone=False).order_by("-sequence")
+        encounter.events.exclude(kind__in=NOT_UNDOABLE)
+        .filter(undone=False)
+        .select_related("actor")  # the undo line names the same actor
+        .order_by("-sequence")
     ).first()
     if last is None:
         raise EncounterError(_("Rien à annuler : la rencontre est revenue à son début."))
