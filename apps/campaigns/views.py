@@ -97,12 +97,30 @@ def campaign_detail_context(request: HtmxHttpRequest, campaign: Campaign) -> dic
         "join_url": request.build_absolute_uri(
             reverse("campaigns:join", args=[campaign.invite_code])
         ),
-        "log_entries": campaign.log_entries.select_related("author")[:30],
+        "log_entries": _log_entries(campaign),
         "log_form": LogEntryForm() if is_gm else None,
         "encounters": encounters,
         "new_encounter_url": _url_or_none("encounters:create", campaign.pk) if is_gm else None,
         "live_url": reverse("campaigns:changes", args=[campaign.pk]),
     }
+
+
+def _log_entries(campaign) -> list[LogEntry]:
+    """The latest lines of the session log, ``can_undo`` on the table actions the GM may
+    still undo: not undone, and every character they changed still there (a deleted one
+    has nothing left to give back). One query more, only when such lines are shown."""
+    from apps.characters.models import Character
+
+    entries = list(campaign.log_entries.select_related("author")[:30])
+    actions = [entry for entry in entries if entry.changes and not entry.undone]
+    # A sheet's key is its character's: every recorded change names a character.
+    wanted = {change["pk"] for entry in actions for change in entry.changes}
+    existing = set(Character.objects.filter(pk__in=wanted).values_list("pk", flat=True))
+    for entry in entries:
+        entry.can_undo = False
+    for entry in actions:
+        entry.can_undo = all(change["pk"] in existing for change in entry.changes)
+    return entries
 
 
 @require_http_methods(["GET", "POST"])

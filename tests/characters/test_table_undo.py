@@ -258,3 +258,15 @@ def test_only_the_latest_action_and_only_its_author_and_only_for_a_while(
         created_at=timezone.now() - services.OWN_UNDO_WINDOW - datetime.timedelta(seconds=1)
     )
     assert own not in client.get(reverse("characters:detail", args=[pc.pk])).text
+
+
+def test_no_undo_is_offered_for_a_character_deleted_since(client, campaign, pc, gm, player):
+    services.eclat_spend(character=pc, by=player)
+    entry = _action(campaign)
+    undo_url = reverse("campaigns:log_undo", args=[campaign.pk, entry.pk])
+    client.force_login(gm)
+    assert undo_url in client.get(reverse("campaigns:detail", args=[campaign.pk])).text
+    pc.delete()
+    page = client.get(reverse("campaigns:detail", args=[campaign.pk])).text
+    # The line stays in the log, without an "Annuler" that could only be refused.
+    assert "Lysandre dépense un point" in page and undo_url not in page
