@@ -252,7 +252,8 @@ def _can_undo(encounter: Encounter) -> bool:
 RESHAPING = {("encounters.encounter", "status"), ("encounters.combatant", "position")}
 # Steps that write back another step's values (``data["of"]``) instead of recording their own.
 REVERTING = ("undo", "redo", "reopen")
-SHEET_MODELS = ("characters.character", "characters.ewsheet", "characters.aethoriasheet")
+# A fighter's row also shows its character and sheet (their key is the character's).
+CHARACTER_MODELS = ("characters.character", "characters.ewsheet", "characters.aethoriasheet")
 
 
 @dataclass(frozen=True)
@@ -283,7 +284,7 @@ class StepDone:
         for change in self.changes:
             if change["model"] == "encounters.combatant":
                 rows.add(change["pk"])
-            elif change["model"] in SHEET_MODELS:
+            elif change["model"] in CHARACTER_MODELS:
                 rows.add(by_character.get(change["pk"]))
             elif change["model"] == "encounters.encounter" and change["field"] == "turn":
                 for turn in (change["before"], change["after"]):
