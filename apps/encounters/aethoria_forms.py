@@ -241,6 +241,9 @@ class AethoriaAttackForm(PlanForm):
                 "hx-trigger": "change consume",
             }
         )
+        target = self._chosen_target(others)
+        # The gear of the two fighters only (fixed queries), whatever the size of the fight.
+        prefetch_gear(encounter, [attacker, target])
         weapons = [
             (w.pk, f"{w.name} ({w.damage})") for w in attacker.character.aethoria.weapons.all()
         ]
@@ -258,7 +261,6 @@ class AethoriaAttackForm(PlanForm):
                 for band, malus in house.range_band_malus
             ),
         ]
-        target = self._chosen_target(others)
         items = self._parry_items(target)
         self.fields["parry_with"].choices = items
         self.fields["parry_with2"].choices = items
@@ -274,7 +276,6 @@ class AethoriaAttackForm(PlanForm):
         items = [("", "—")]
         if target is None:
             return items
-        prefetch_gear(self.encounter, [target])
         sheet = target.character.aethoria
         for weapon in sheet.weapons.all():
             if weapon.parry_value is not None:

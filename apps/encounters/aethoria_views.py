@@ -36,7 +36,7 @@ ACTIONS = "encounters/_aethoria_actions.html"
 
 
 def _people(encounter: Encounter):
-    combatants = console.load_combatants(encounter)
+    combatants = console.load_console_fight(encounter)
     return combatants, acting_combatant(encounter, combatants)
 
 

@@ -14,7 +14,13 @@ from apps.rules import aethoria, ew
 from .fighters import is_dead, is_out
 from .log import describe
 from .models import Combatant, Encounter, Event, Status
-from .services import NOT_UNDOABLE, acting_combatant, load_combatants, redoable_event
+from .services import (
+    NOT_UNDOABLE,
+    acting_combatant,
+    load_combatants,
+    prefetch_skills,
+    redoable_event,
+)
 
 LOG_LINES = 60
 
@@ -125,10 +131,14 @@ def log_lines(encounter: Encounter) -> list[LogLine]:
 
 
 def load_console_fight(encounter: Encounter, *, test_panel: bool = False) -> list[Combatant]:
-    """The fight as the console shows it. EW: the attack form loads the gear of its two
-    fighters itself, so the others' is left unread unless the test panel (any fighter's
-    specialties) is open; Aethoria's forms read any fighter's gear."""
-    return load_combatants(encounter, gear=test_panel or not encounter.campaign.is_ew)
+    """The fight as the console shows it. The attack forms load the gear of their two
+    fighters themselves, so the others' is left unread; but the test forms list any
+    fighter's specialties (EW, when its panel is open) or skills (Aethoria, always shown)."""
+    if encounter.campaign.is_ew:
+        return load_combatants(encounter, gear=test_panel)
+    combatants = load_combatants(encounter, gear=False)
+    prefetch_skills(combatants)
+    return combatants
 
 
 def console_context(

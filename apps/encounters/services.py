@@ -168,6 +168,14 @@ def prefetch_gear(encounter: Encounter, combatants: Sequence[Combatant | None]) 
     prefetch_related_objects(sheets, *lookups)
 
 
+def prefetch_skills(combatants: Sequence[Combatant]) -> None:
+    """Aethoria: the skills of these combatants' sheets, in one query (their other gear is
+    left to ``prefetch_gear``)."""
+    sheets = [c.character.aethoria for c in combatants]
+    skills = Prefetch("skills", queryset=AethoriaSkillRank.objects.select_related("skill"))
+    prefetch_related_objects(sheets, skills)
+
+
 def _combatants(encounter: Encounter) -> list[Combatant]:
     return load_combatants(encounter)
 

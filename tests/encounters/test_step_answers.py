@@ -217,3 +217,18 @@ def test_undo_of_a_blow_query_count_is_pinned(client, big, django_assert_num_que
     # form's weapons and specialties, "can undo?", the point d'éclat offer.
     with django_assert_num_queries(2 + 10 + 2 + 6):
         client.post(reverse("encounters:undo", args=[big.pk]), {"version": version}, **HTMX)
+
+
+def test_the_aethoria_console_runs_the_same_queries_whatever_the_size_of_the_fight(client):
+    """Its test form lists every fighter's skills; weapons and armour are read for the
+    attack form's two fighters only."""
+    from tests.encounters.test_aethoria_console import _fight
+
+    counts = []
+    for size, lines in ((3, 5), (20, 500)):
+        encounter = _fight(client, size, lines)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("encounters:console", args=[encounter.pk]), **HTMX)
+        assert 'id="aethoria-test"' in response.text
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
