@@ -15,6 +15,7 @@ from apps.compendium.models import AethoriaLocation
 from apps.rules import aethoria
 
 from . import aethoria_services as svc
+from .fighters import attack_target
 from .forms import VersionForm, add_encounter_error
 from .models import Combatant, Encounter, Event
 from .services import prefetch_gear
@@ -241,7 +242,10 @@ class AethoriaAttackForm(PlanForm):
                 "hx-trigger": "change consume",
             }
         )
-        target = self._chosen_target(others)
+        target = attack_target(self, attacker, others, encounter.campaign.house())
+        # Unbound, the form shows the target its first odds are drawn for.
+        self.target_id = target.pk if target else None
+        self.fields["target"].initial = self.target_id
         # The gear of the two fighters only (fixed queries), whatever the size of the fight.
         prefetch_gear(encounter, [attacker, target])
         weapons = [
@@ -266,10 +270,6 @@ class AethoriaAttackForm(PlanForm):
         self.fields["parry_with2"].choices = items
         if refresh:
             self._forget_other_targets_items(items)
-
-    def _chosen_target(self, others: list[Combatant]) -> Combatant | None:
-        wanted = str(self.data.get("target", "")) if self.is_bound else ""
-        return next((c for c in others if str(c.pk) == wanted), others[0] if others else None)
 
     def _parry_items(self, target: Combatant | None) -> list[tuple[str, str]]:
         """What the chosen target can parry with: its weapons that parry, its shield."""
@@ -690,16 +690,17 @@ def console_forms(encounter, combatants, acting, forms: dict) -> None:
 
 
 def default_attack_plan(form: AethoriaAttackForm):
-    """The odds of an unbound attack form as first shown: first target, first weapon, no
+    """The odds of an unbound attack form as first shown: its target, first weapon, no
     defence."""
-    target = next(iter(form.fields["target"].choices), None)
     weapon = next(iter(form.fields["weapon"].choices), None)
-    if target is None or weapon is None:
+    if form.target_id is None or weapon is None:
         return None
     try:
         return svc.plan_attack(
             form.encounter,
-            svc.AttackChoice(attacker_id=form.acting.pk, target_id=target[0], weapon_id=weapon[0]),
+            svc.AttackChoice(
+                attacker_id=form.acting.pk, target_id=form.target_id, weapon_id=weapon[0]
+            ),
             form.combatants,
         )
     except EncounterError:

@@ -200,10 +200,10 @@ def console_context(
         from .aethoria_forms import console_forms
 
         console_forms(encounter, combatants, acting, forms)
-    attack_plan = None
+    attack_plan = attack_plan_error = None
     attack_form = forms.get("ew_attack")
     if attack_form is not None and not attack_form.is_bound and len(combatants) > 1:
-        attack_plan = _default_attack_plan(encounter, acting, combatants)
+        attack_plan, attack_plan_error = _default_attack_plan(attack_form)
     if step is None:
         lines, changed_lines, only = log_lines(encounter), [], None
         can_undo, can_redo = _undo_redo(encounter)
@@ -230,6 +230,7 @@ def console_context(
         "can_redo": can_redo,
         "rescuable": rescuable_roll(encounter),
         "attack_plan": attack_plan,
+        "attack_plan_error": attack_plan_error,
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
     }
 
@@ -354,17 +355,17 @@ def attack_step_context(request, event: Event, form) -> dict:
     }
 
 
-def _default_attack_plan(encounter: Encounter, acting: Combatant, combatants: list[Combatant]):
-    """The odds of the form as first shown: the first other combatant, no active defence."""
+def _default_attack_plan(form) -> tuple[object | None, str | None]:
+    """The odds of the EW attack form as first shown (its target, bare fists, no active
+    defence), or why that attack cannot be made (an attacker in total defence...)."""
     from .ew_services import AttackChoice, plan_attack
     from .steps import EncounterError
 
-    target = next((c for c in combatants if c.pk != acting.pk), None)
     try:
-        choice = AttackChoice(attacker_id=acting.pk, target_id=target.pk)
-        return plan_attack(encounter, choice, combatants)
-    except EncounterError:
-        return None
+        choice = AttackChoice(attacker_id=form.acting.pk, target_id=form.target_id)
+        return plan_attack(form.encounter, choice, form.combatants), None
+    except EncounterError as error:
+        return None, error.message
 
 
 def table_context(request, encounter: Encounter) -> dict:

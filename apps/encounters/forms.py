@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.rules import ew
 
 from .ew_services import AttackChoice, TestChoice, plan_attack, plan_test
+from .fighters import attack_target
 from .models import Combatant, Encounter
 from .services import prefetch_gear
 from .steps import EncounterError
@@ -178,7 +179,10 @@ class EwAttackForm(VersionForm):
         others = [c for c in combatants if c.pk != attacker.pk]
         self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
         # The other fighters' gear is never read: load only the two involved (fixed queries).
-        target = self._chosen_target(others)
+        target = attack_target(self, attacker, others, encounter.campaign.house())
+        # Unbound, the form shows the target its first odds are drawn for.
+        self.target_id = target.pk if target else None
+        self.fields["target"].initial = self.target_id
         prefetch_gear(encounter, [attacker, target])
         sheet = attacker.character.ew
         self.fields["weapon"].choices = [
@@ -198,10 +202,6 @@ class EwAttackForm(VersionForm):
                 for r in (target.character.ew.specialties.all() if target else ())
             ),
         ]
-
-    def _chosen_target(self, others: list[Combatant]) -> Combatant | None:
-        wanted = str(self.data.get("target", "")) if self.is_bound else ""
-        return next((c for c in others if str(c.pk) == wanted), others[0] if others else None)
 
     def choice(self) -> AttackChoice:
         data = self.cleaned_data
