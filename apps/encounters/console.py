@@ -231,8 +231,17 @@ def console_context(
         "rescuable": rescuable_roll(encounter),
         "attack_plan": attack_plan,
         "attack_plan_error": attack_plan_error,
+        "stances_left": _stances_left(encounter, acting),
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
     }
+
+
+def _stances_left(encounter: Encounter, acting: Combatant | None) -> list[str]:
+    from .ew_services import stances_left
+
+    if acting is None or not encounter.campaign.is_ew or encounter.status != Status.RUNNING:
+        return []
+    return stances_left(acting)
 
 
 def _undo_redo(encounter: Encounter) -> tuple[bool, bool]:
@@ -349,6 +358,7 @@ def attack_step_context(request, event: Event, form) -> dict:
         "can_redo": False,
         # The attack is the latest roll: it is the one a point d'éclat could save.
         "rescuable": event if event.data.get("rescuable") else None,
+        "stances_left": _stances_left(encounter, acting),
         "plan": plan,
         "plan_error": plan_error,
         "live_url": reverse("encounters:changes", args=[encounter.pk]),

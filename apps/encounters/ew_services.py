@@ -50,6 +50,24 @@ def round_actions(combatant: Combatant) -> ew.RoundActions:
     )
 
 
+def stances_left(combatant: Combatant) -> list[str]:
+    """The stances the fighter may still declare this round, as the rules judge them (none
+    once one is declared; not total attack after a defence, nor total defence after an
+    attack): the console offers only these."""
+    actions = round_actions(combatant)
+    left = []
+    for stance, declare in (
+        (ew.TOTAL_ATTACK, actions.declare_total_attack),
+        (ew.TOTAL_DEFENCE, actions.declare_total_defence),
+    ):
+        try:
+            declare()
+        except RulesError:
+            continue
+        left.append(stance)
+    return left
+
+
 def specialty_level(combatant: Combatant, specialty_rank_id: int | None) -> tuple[int, str]:
     """Level and name of one of the combatant's specialties (none chosen: 0)."""
     if not specialty_rank_id:

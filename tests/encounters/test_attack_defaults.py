@@ -91,3 +91,75 @@ def test_an_ew_fighter_in_total_defence_is_told_before_trying_to_attack(client):
     odds = odds[odds.index('id="ew-attack-odds"') :]
     odds = odds[: odds.index("</div>")]
     assert "ne peut pas attaquer ce round" in odds
+
+
+def stance_card(html: str) -> str:
+    card = html[html.index('class="card stance"') :]
+    return card[: card.index("</div>")]
+
+
+def test_the_console_offers_only_the_stances_the_rules_still_allow(client):
+    campaign = campaign_with_gm("ew")
+    people = [
+        ew_fighter(campaign, "Brandon", owner=add_player(campaign)),
+        ew_fighter(campaign, "Ysolde"),
+    ]
+    encounter, gm = started(campaign, people, (10, 1))
+    brandon, ysolde = (encounter.combatants.get(character=c) for c in people)
+    client.force_login(gm)
+    card = stance_card(console(client, encounter))
+    assert "Attaque totale (+" in card and "Défense totale (+" in card
+    # Once he has attacked, total defence is no longer his to declare.
+    client.post(
+        reverse("encounters:ew_attack", args=[encounter.pk]),
+        {
+            "version": Encounter.objects.get(pk=encounter.pk).version,
+            "attacker": brandon.pk,
+            "target": ysolde.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 20,
+        },
+        **HTMX,
+    )
+    card = stance_card(console(client, encounter))
+    assert "Attaque totale (+" in card and "Défense totale (+" not in card
+    # Declared, it is said, not offered again.
+    client.post(
+        reverse("encounters:ew_stance", args=[encounter.pk]),
+        {
+            "version": Encounter.objects.get(pk=encounter.pk).version,
+            "combatant": brandon.pk,
+            "stance": "total_attack",
+        },
+        **HTMX,
+    )
+    card = stance_card(console(client, encounter))
+    assert "Attaque totale déclarée pour ce round." in card and "<button" not in card
+
+
+def test_an_attack_answers_with_the_stances_left(client):
+    campaign = campaign_with_gm("ew")
+    people = [
+        ew_fighter(campaign, "Brandon", owner=add_player(campaign)),
+        ew_fighter(campaign, "Ysolde"),
+    ]
+    encounter, gm = started(campaign, people, (10, 1))
+    brandon, ysolde = (encounter.combatants.get(character=c) for c in people)
+    client.force_login(gm)
+    response = client.post(
+        reverse("encounters:ew_attack", args=[encounter.pk]),
+        {
+            "version": Encounter.objects.get(pk=encounter.pk).version,
+            "attacker": brandon.pk,
+            "target": ysolde.pk,
+            "defence": "none",
+            "modifier": 0,
+            "to_hit_face": 20,
+        },
+        **HTMX,
+    )
+    # The attack form stays; the stance card is redrawn: total defence is gone.
+    card = response.text[response.text.index('id="ew-stance" hx-swap-oob="true"') :]
+    card = card[: card.index("</div>")]
+    assert "Attaque totale (+" in card and "Défense totale (+" not in card
