@@ -110,11 +110,18 @@ def _respond(
     )
 
 
-def _respond_step(request, encounter: Encounter, event, combatants: list | None = None):
+def _respond_step(
+    request,
+    encounter: Encounter,
+    event,
+    combatants: list | None = None,
+    *,
+    keep_actions: bool = False,
+):
     """Answer a step with what it changed, out of band: the rows it touched, the header, its
-    log line, undo and redo, and the actions panel — the whole console only when its shape
-    changed (the fight started, paused or ended; a new round's order). ``combatants``: the
-    fight as the step left it in memory (else it is loaded, once)."""
+    log line, undo and redo, and the actions panel (unless ``keep_actions``) — the whole
+    console only when its shape changed (the fight started, paused or ended; a new round's
+    order). ``combatants``: the fight as the step left it in memory (else it is loaded)."""
     if not request.htmx:
         return redirect("encounters:console", encounter.pk)
     step = StepDone.of(event)
@@ -124,6 +131,7 @@ def _respond_step(request, encounter: Encounter, event, combatants: list | None 
     if combatants is None:
         combatants = load_console_fight(encounter)
     context = console_context(request, encounter, combatants=combatants, step=step)
+    context["keep_actions"] = keep_actions
     return reswap(TemplateResponse(request, f"{CONSOLE}#step-update", context), "none")
 
 
@@ -423,7 +431,7 @@ def ew_test(request: HtmxHttpRequest, encounter_id: int):
     if not form.is_valid():
         return _respond(request, encounter, forms={"ew_test": form})
     try:
-        ew_services.ew_test(
+        event = ew_services.ew_test(
             encounter_id=encounter.pk,
             version=form.cleaned_data["version"],
             by=request.user,
@@ -432,7 +440,8 @@ def ew_test(request: HtmxHttpRequest, encounter_id: int):
         )
     except EncounterError as error:
         return _refused(request, encounter, error, forms={"ew_test": form})
-    return _respond(request, encounter)
+    # The test panel stays open as the GM set it: the next player often rolls the same test.
+    return _respond_step(request, encounter, event, keep_actions=True)
 
 
 ew_stance = _small_step(

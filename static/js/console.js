@@ -31,11 +31,12 @@ function announceTurn() {
 }
 document.addEventListener("htmx:afterSwap", announceTurn);
 document.addEventListener("htmx:oobAfterSwap", announceTurn);
-// An attack answered with fragments (HX-Reswap: none) leaves its form as the GM set it, to
-// strike again; only the faces typed from physical dice belonged to the roll just made.
+// An attack or a test answered with fragments (HX-Reswap: none) leaves its form as the GM
+// set it, to strike or test again; only the faces typed from physical dice belonged to the
+// roll just made.
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt;
-  if (form.id !== "ew-attack" || !event.detail.successful) return;
+  if (!["ew-attack", "ew-test"].includes(form.id) || !event.detail.successful) return;
   if (event.detail.xhr.getResponseHeader("HX-Reswap") !== "none") return;
   form.querySelectorAll(".face-input").forEach((input) => { input.value = ""; });
 });

@@ -101,7 +101,10 @@ CONSOLE_REGIONS = """(extra) => {
     log: html("#log-lines > li").slice(0, 6),
     eclat: html("#ew-eclat"),
     odds: html("#ew-attack-odds"),
-    versions: [...document.querySelectorAll(".encounter-version")].map((e) => e.value),
+    // Every form must carry the current version (how many forms are open may differ).
+    versions: [...new Set(
+      [...document.querySelectorAll(".encounter-version")].map((e) => e.value)
+    )],
   };
 }"""
 

@@ -103,3 +103,37 @@ def test_the_console_after_each_step_reads_as_a_reload_does(open_page, live_serv
     step(lambda: console.keyboard.press("n"))
     screenshot(console, "ew-console-after-steps-tablet")
     assert console.console_errors == [], console.console_errors[:3]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tests_on_the_table_follow_one_another_in_an_open_panel(open_page, live_server):
+    """Every player rolls the same test: after each roll the panel stays open with its
+    choices; only the typed face is emptied, and the console reads as a reload does."""
+    campaign = campaign_with_gm("ew")
+    gm = campaign.memberships.get().user
+    player = add_player(campaign)
+    fighters = [ew_fighter(campaign, "Brandon", owner=player), ew_fighter(campaign, "Ysolde")]
+    encounter = Encounter.objects.create(campaign=campaign, name="Le gué")
+    services.combatants_add(encounter_id=encounter.pk, characters=fighters)
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
+    path = f"/rencontres/{encounter.pk}/"
+    console = open_page(TABLET, path)
+    log_in(console, gm)
+    console.get_by_text("Test sur la table").click()
+    test = console.locator("#ew-test")
+    test.get_by_label("NA", exact=True).select_option("per")
+    test.get_by_label("ND (difficulté)").fill("9")
+    test.get_by_label("Qui").select_option(label="Brandon")
+    test.get_by_label("d20", exact=True).fill("4")
+    reloaded = console.context.new_page()
+    roll = test.get_by_role("button", name="Lancer le test").click
+    act_and_compare_with_reload(console, reloaded, live_server.url + path, roll)
+    expect(console.locator(".log-lines")).to_contain_text("Brandon")
+    # Ysolde next, the same test: only "Qui" changes.
+    expect(test.get_by_label("d20", exact=True)).to_have_value("")
+    expect(test.get_by_label("ND (difficulté)")).to_have_value("9")
+    test.get_by_label("Qui").select_option(label="Ysolde")
+    test.get_by_role("button", name="Lancer le test").click()
+    expect(console.locator(".log-line.kind-ew_test")).to_have_count(2)
+    screenshot(console, "ew-console-tests-tablet")
+    assert console.console_errors == [], console.console_errors[:3]

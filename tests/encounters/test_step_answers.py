@@ -233,3 +233,19 @@ def test_the_aethoria_console_runs_the_same_queries_whatever_the_size_of_the_fig
         assert 'id="aethoria-test"' in response.text
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_an_ew_test_leaves_the_test_form_as_the_gm_set_it(client):
+    """The next player often rolls the same test: the panel is not redrawn (closed, reset);
+    the answer brings the log line, undo and the point d'éclat offer of a failed PC roll."""
+    encounter, gm, _player = fight(combatants=3, log_lines=5)
+    client.force_login(gm)
+    brandon = encounter.combatants.get(character__name="Brandon")
+    data = {"combatant": brandon.pk, "na_source": "per", "nd": 10, "modifier": 0, "face": 20}
+    response = post(client, "ew_test", encounter, data)
+    assert response["HX-Reswap"] == "none"
+    assert 'id="console-actions"' not in response.text
+    assert "kind-ew_test" in response.text and 'id="undo-redo"' in response.text
+    event = encounter.events.get(kind="ew_test")
+    assert not event.data["result"]["success"]
+    assert f'name="event" value="{event.pk}"' in response.text  # Brandon may save it
