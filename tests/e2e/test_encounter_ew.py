@@ -70,24 +70,27 @@ def test_gm_runs_a_short_ew_fight_and_the_table_follows(open_page):
     assert table.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_console_after_each_step_reads_as_a_reload_does(open_page, live_server):
-    """Attacks, turns, undo and redo answer with fragments: after each, the console must read
-    exactly as a fresh load of it (rows, status, announced turn, undo/redo, log, offers)."""
+def running_fight(open_page, pc: str, *npcs: str):
+    """A started EW fight of one PC and these NPCs, its console open at tablet size for
+    the GM: (the page, its path)."""
     campaign = campaign_with_gm("ew")
     gm = campaign.memberships.get().user
-    player = add_player(campaign)
-    fighters = [
-        ew_fighter(campaign, "Brandon", owner=player),
-        ew_fighter(campaign, "Ysolde", phy=6, men=7, per=6, pre=9, armour=1),
-        ew_fighter(campaign, "Guetteur", phy=5, men=6, per=9, pre=8),
-    ]
-    encounter = Encounter.objects.create(campaign=campaign, name="Embuscade au gué")
+    fighters = [ew_fighter(campaign, pc, owner=add_player(campaign))]
+    fighters += [ew_fighter(campaign, name) for name in npcs]
+    encounter = Encounter.objects.create(campaign=campaign, name="Le gué")
     services.combatants_add(encounter_id=encounter.pk, characters=fighters)
     services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
     path = f"/rencontres/{encounter.pk}/"
     console = open_page(TABLET, path)
     log_in(console, gm)
+    return console, path
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_console_after_each_step_reads_as_a_reload_does(open_page, live_server):
+    """Attacks, turns, undo and redo answer with fragments: after each, the console must read
+    exactly as a fresh load of it (rows, status, announced turn, undo/redo, log, offers)."""
+    console, path = running_fight(open_page, "Brandon", "Ysolde", "Guetteur")
     reloaded = console.context.new_page()
 
     def step(action) -> None:
@@ -109,16 +112,7 @@ def test_the_console_after_each_step_reads_as_a_reload_does(open_page, live_serv
 def test_tests_on_the_table_follow_one_another_in_an_open_panel(open_page, live_server):
     """Every player rolls the same test: after each roll the panel stays open with its
     choices; only the typed face is emptied, and the console reads as a reload does."""
-    campaign = campaign_with_gm("ew")
-    gm = campaign.memberships.get().user
-    player = add_player(campaign)
-    fighters = [ew_fighter(campaign, "Brandon", owner=player), ew_fighter(campaign, "Ysolde")]
-    encounter = Encounter.objects.create(campaign=campaign, name="Le gué")
-    services.combatants_add(encounter_id=encounter.pk, characters=fighters)
-    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
-    path = f"/rencontres/{encounter.pk}/"
-    console = open_page(TABLET, path)
-    log_in(console, gm)
+    console, path = running_fight(open_page, "Brandon", "Ysolde")
     console.get_by_text("Test sur la table").click()
     test = console.locator("#ew-test")
     test.get_by_label("NA", exact=True).select_option("per")

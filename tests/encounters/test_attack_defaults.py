@@ -70,27 +70,35 @@ def test_a_pc_first_aims_at_the_first_living_npc(client, system):
 
 
 def test_an_ew_fighter_in_total_defence_is_told_before_trying_to_attack(client):
+    encounter, brandon, _ysolde = duel(client)
+    post(client, "ew_stance", encounter, {"combatant": brandon.pk, "stance": "total_defence"})
+    odds = console(client, encounter)
+    odds = odds[odds.index('id="ew-attack-odds"') :]
+    odds = odds[: odds.index("</div>")]
+    assert "ne peut pas attaquer ce round" in odds
+
+
+def duel(client):
+    """Brandon (a PC) acts first against Ysolde; the GM is logged in."""
     campaign = campaign_with_gm("ew")
     people = [
         ew_fighter(campaign, "Brandon", owner=add_player(campaign)),
         ew_fighter(campaign, "Ysolde"),
     ]
     encounter, gm = started(campaign, people, (10, 1))
-    brandon = encounter.combatants.get(character=people[0])
     client.force_login(gm)
-    client.post(
-        reverse("encounters:ew_stance", args=[encounter.pk]),
-        {
-            "version": Encounter.objects.get(pk=encounter.pk).version,
-            "combatant": brandon.pk,
-            "stance": "total_defence",
-        },
-        **HTMX,
-    )
-    odds = console(client, encounter)
-    odds = odds[odds.index('id="ew-attack-odds"') :]
-    odds = odds[: odds.index("</div>")]
-    assert "ne peut pas attaquer ce round" in odds
+    return encounter, *(encounter.combatants.get(character=c) for c in people)
+
+
+def post(client, name: str, encounter, data: dict):
+    version = Encounter.objects.get(pk=encounter.pk).version
+    url = reverse(f"encounters:{name}", args=[encounter.pk])
+    return client.post(url, {"version": version, **data}, **HTMX)
+
+
+def miss(client, encounter, attacker, target):
+    data = {"attacker": attacker.pk, "target": target.pk, "defence": "none", "modifier": 0}
+    return post(client, "ew_attack", encounter, {**data, "to_hit_face": 20})
 
 
 def stance_card(html: str) -> str:
@@ -99,66 +107,22 @@ def stance_card(html: str) -> str:
 
 
 def test_the_console_offers_only_the_stances_the_rules_still_allow(client):
-    campaign = campaign_with_gm("ew")
-    people = [
-        ew_fighter(campaign, "Brandon", owner=add_player(campaign)),
-        ew_fighter(campaign, "Ysolde"),
-    ]
-    encounter, gm = started(campaign, people, (10, 1))
-    brandon, ysolde = (encounter.combatants.get(character=c) for c in people)
-    client.force_login(gm)
+    encounter, brandon, ysolde = duel(client)
     card = stance_card(console(client, encounter))
     assert "Attaque totale (+" in card and "Défense totale (+" in card
     # Once he has attacked, total defence is no longer his to declare.
-    client.post(
-        reverse("encounters:ew_attack", args=[encounter.pk]),
-        {
-            "version": Encounter.objects.get(pk=encounter.pk).version,
-            "attacker": brandon.pk,
-            "target": ysolde.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 20,
-        },
-        **HTMX,
-    )
+    miss(client, encounter, brandon, ysolde)
     card = stance_card(console(client, encounter))
     assert "Attaque totale (+" in card and "Défense totale (+" not in card
     # Declared, it is said, not offered again.
-    client.post(
-        reverse("encounters:ew_stance", args=[encounter.pk]),
-        {
-            "version": Encounter.objects.get(pk=encounter.pk).version,
-            "combatant": brandon.pk,
-            "stance": "total_attack",
-        },
-        **HTMX,
-    )
+    post(client, "ew_stance", encounter, {"combatant": brandon.pk, "stance": "total_attack"})
     card = stance_card(console(client, encounter))
     assert "Attaque totale déclarée pour ce round." in card and "<button" not in card
 
 
 def test_an_attack_answers_with_the_stances_left(client):
-    campaign = campaign_with_gm("ew")
-    people = [
-        ew_fighter(campaign, "Brandon", owner=add_player(campaign)),
-        ew_fighter(campaign, "Ysolde"),
-    ]
-    encounter, gm = started(campaign, people, (10, 1))
-    brandon, ysolde = (encounter.combatants.get(character=c) for c in people)
-    client.force_login(gm)
-    response = client.post(
-        reverse("encounters:ew_attack", args=[encounter.pk]),
-        {
-            "version": Encounter.objects.get(pk=encounter.pk).version,
-            "attacker": brandon.pk,
-            "target": ysolde.pk,
-            "defence": "none",
-            "modifier": 0,
-            "to_hit_face": 20,
-        },
-        **HTMX,
-    )
+    encounter, brandon, ysolde = duel(client)
+    response = miss(client, encounter, brandon, ysolde)
     # The attack form stays; the stance card is redrawn: total defence is gone.
     card = response.text[response.text.index('id="ew-stance" hx-swap-oob="true"') :]
     card = card[: card.index("</div>")]
