@@ -148,10 +148,65 @@ def console_context(
     forms: dict | None = None,
     combatants: list | None = None,
     step: StepDone | None = None,
+    actions: bool = True,
 ) -> dict:
     """Everything the GM's console shows. ``combatants``: the fight as a step just left it
     in memory (else it is loaded). ``step``: only what that step just changed is wanted — its
-    log line (and the line of the step it reverted) and the rows it touched."""
+    log line (and the line of the step it reverted) and the rows it touched. Without
+    ``actions`` (the answer to an EW test, which leaves the actions panel as it is), the
+    panel's forms and odds are not built."""
+    house = encounter.campaign.house()
+    if combatants is None:
+        combatants = load_console_fight(encounter, test_panel=request.GET.get("panel") == "test")
+    acting = acting_combatant(encounter, combatants)
+    forms = _console_forms(request, encounter, combatants, acting, forms) if actions else {}
+    attack_plan = attack_plan_error = None
+    attack_form = forms.get("ew_attack")
+    if attack_form is not None and not attack_form.is_bound and len(combatants) > 1:
+        attack_plan, attack_plan_error = _default_attack_plan(attack_form)
+    if step is None:
+        lines, changed_lines, only = log_lines(encounter), [], None
+        can_undo, can_redo = _undo_redo(encounter)
+    else:
+        lines = [LogLine(step.event, describe(step.event))]
+        # Undo and redo change how the line of the step they revert reads ("annulé"). An
+        # open console holds at least the latest LOG_LINES lines; an older one may be gone.
+        reverted = step.reverted
+        shown = reverted is not None and reverted.sequence > encounter.last_sequence - LOG_LINES
+        changed_lines = [LogLine(reverted, describe(reverted))] if shown else []
+        only = step.rows(combatants, acting)
+        can_undo, can_redo = _undo_redo_after(step, encounter)
+    return {
+        "encounter": encounter,
+        "campaign": encounter.campaign,
+        "house": house,
+        "combatants": combatants,
+        "rows": rows_for(encounter, combatants, house, only=only),
+        "acting": acting,
+        "forms": forms,
+        "log": lines,
+        "changed_lines": changed_lines,
+        "can_undo": can_undo,
+        "can_redo": can_redo,
+        "rescuable": rescuable_roll(encounter),
+        "attack_plan": attack_plan,
+        "attack_plan_error": attack_plan_error,
+        "stances_left": _stances_left(encounter, acting) if actions else [],
+        "actions": actions,
+        "live_url": reverse("encounters:changes", args=[encounter.pk]),
+    }
+
+
+def _stances_left(encounter: Encounter, acting: Combatant | None) -> list[str]:
+    from .ew_services import stances_left
+
+    if acting is None or not encounter.campaign.is_ew or encounter.status != Status.RUNNING:
+        return []
+    return stances_left(acting)
+
+
+def _console_forms(request, encounter: Encounter, combatants, acting, forms) -> dict:
+    """The forms of the console's panels, unbound, beside those given (bound, with errors)."""
     from .forms import (
         AddCombatantsForm,
         AwardXpForm,
@@ -161,10 +216,6 @@ def console_context(
         InitiativeForm,
     )
 
-    house = encounter.campaign.house()
-    if combatants is None:
-        combatants = load_console_fight(encounter, test_panel=request.GET.get("panel") == "test")
-    acting = acting_combatant(encounter, combatants)
     forms = dict(forms or {})
     initial = {"version": encounter.version}
     if encounter.status == Status.PREPARING:
@@ -200,48 +251,7 @@ def console_context(
         from .aethoria_forms import console_forms
 
         console_forms(encounter, combatants, acting, forms)
-    attack_plan = attack_plan_error = None
-    attack_form = forms.get("ew_attack")
-    if attack_form is not None and not attack_form.is_bound and len(combatants) > 1:
-        attack_plan, attack_plan_error = _default_attack_plan(attack_form)
-    if step is None:
-        lines, changed_lines, only = log_lines(encounter), [], None
-        can_undo, can_redo = _undo_redo(encounter)
-    else:
-        lines = [LogLine(step.event, describe(step.event))]
-        # Undo and redo change how the line of the step they revert reads ("annulé"). An
-        # open console holds at least the latest LOG_LINES lines; an older one may be gone.
-        reverted = step.reverted
-        shown = reverted is not None and reverted.sequence > encounter.last_sequence - LOG_LINES
-        changed_lines = [LogLine(reverted, describe(reverted))] if shown else []
-        only = step.rows(combatants, acting)
-        can_undo, can_redo = _undo_redo_after(step, encounter)
-    return {
-        "encounter": encounter,
-        "campaign": encounter.campaign,
-        "house": house,
-        "combatants": combatants,
-        "rows": rows_for(encounter, combatants, house, only=only),
-        "acting": acting,
-        "forms": forms,
-        "log": lines,
-        "changed_lines": changed_lines,
-        "can_undo": can_undo,
-        "can_redo": can_redo,
-        "rescuable": rescuable_roll(encounter),
-        "attack_plan": attack_plan,
-        "attack_plan_error": attack_plan_error,
-        "stances_left": _stances_left(encounter, acting),
-        "live_url": reverse("encounters:changes", args=[encounter.pk]),
-    }
-
-
-def _stances_left(encounter: Encounter, acting: Combatant | None) -> list[str]:
-    from .ew_services import stances_left
-
-    if acting is None or not encounter.campaign.is_ew or encounter.status != Status.RUNNING:
-        return []
-    return stances_left(acting)
+    return forms
 
 
 def _undo_redo(encounter: Encounter) -> tuple[bool, bool]:

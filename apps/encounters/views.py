@@ -130,8 +130,9 @@ def _respond_step(
     encounter = event.encounter  # the step's locked instance: version, round, turn are new
     if combatants is None:
         combatants = load_console_fight(encounter)
-    context = console_context(request, encounter, combatants=combatants, step=step)
-    context["keep_actions"] = keep_actions
+    context = console_context(
+        request, encounter, combatants=combatants, step=step, actions=not keep_actions
+    )
     return reswap(TemplateResponse(request, f"{CONSOLE}#step-update", context), "none")
 
 

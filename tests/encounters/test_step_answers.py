@@ -242,7 +242,10 @@ def test_an_ew_test_leaves_the_test_form_as_the_gm_set_it(client):
     client.force_login(gm)
     brandon = encounter.combatants.get(character__name="Brandon")
     data = {"combatant": brandon.pk, "na_source": "per", "nd": 10, "modifier": 0, "face": 20}
-    response = post(client, "ew_test", encounter, data)
+    with CaptureQueriesContext(connection) as queries:
+        response = post(client, "ew_test", encounter, data)
+    # The answer builds no attack form it would not show (its fighters' gear: 2 queries).
+    assert len(queries) == 16, len(queries)
     assert response["HX-Reswap"] == "none"
     assert 'id="console-actions"' not in response.text
     assert "kind-ew_test" in response.text and 'id="undo-redo"' in response.text
