@@ -405,6 +405,7 @@ class AethoriaSpecialForm(VersionForm):
     note = forms.CharField(label=_("Quoi (autre action)"), max_length=200, required=False)
 
     def __init__(self, *args, acting: Combatant, combatants: list[Combatant], **kwargs):
+        kwargs.setdefault("auto_id", "special_%s")  # the attack form has a "target" too
         super().__init__(*args, **kwargs)
         self.fields["combatant"].initial = acting.pk
         self.fields["target"].choices = [
@@ -438,8 +439,8 @@ class AethoriaSpellForm(PlanForm):
         fired: bool = False,
         **kwargs,
     ):
-        if fired:
-            kwargs.setdefault("auto_id", "fired_spell_%s")
+        # Ids unique on the page: the attack and test forms have fields of the same names.
+        kwargs.setdefault("auto_id", "fired_spell_%s" if fired else "spell_%s")
         super().__init__(*args, **kwargs)
         self.encounter = encounter
         self.combatants = combatants
@@ -495,6 +496,7 @@ class AethoriaTestForm(PlanForm):
     fatigue_faces = FacesField(10, _("d10 de fatigue"))
 
     def __init__(self, *args, encounter: Encounter, combatants, acting: Combatant | None, **kwargs):
+        kwargs.setdefault("auto_id", "test_%s")  # the attack form's fields have the same names
         super().__init__(*args, **kwargs)
         self.encounter = encounter
         self.combatants = combatants

@@ -260,6 +260,7 @@ class EwTestForm(VersionForm):
         acting: Combatant | None,
         **kwargs,
     ):
+        kwargs.setdefault("auto_id", "test_%s")  # the attack form's fields have the same names
         super().__init__(*args, **kwargs)
         self.encounter = encounter
         self.plan = None

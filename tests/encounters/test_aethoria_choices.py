@@ -221,4 +221,5 @@ def test_every_dice_field_block_is_the_shared_partial_and_opens_on_an_error(tabl
         {"combatant": b.pk, "source": "adresse", "difficulty": 1, "faces": "1 2 99"},
     )
     assert '<details class="physical-dice" open>' in response.text
-    assert re.search(r'for="id_faces">d10</label>.*?Un d10 donne de 1 à 10\.', response.text, re.S)
+    refused = r'for="test_faces">d10</label>.*?Un d10 donne de 1 à 10\.'
+    assert re.search(refused, response.text, re.S)
