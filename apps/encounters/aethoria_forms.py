@@ -526,8 +526,9 @@ class AethoriaTestForm(PlanForm):
             *aethoria.CHARACTERISTIC_LABELS.items(),
         ]
 
-    def choice(self) -> svc.TestChoice:
-        data = self.cleaned_data
+    def choice(self, values: dict | None = None) -> svc.TestChoice:
+        """The test the form describes: its cleaned data, or ``values`` (its initial ones)."""
+        data = self.cleaned_data if values is None else values
         return svc.TestChoice(
             combatant_id=data["combatant"],
             source=data["source"],
@@ -535,12 +536,39 @@ class AethoriaTestForm(PlanForm):
             difficulty=data["difficulty"],
             modifier=data.get("modifier") or 0,
             fatigue=data.get("fatigue") or 0,
-            label=data.get("label", ""),
-            rank_zero_allowed=data.get("rank_zero_allowed", False),
+            label=data.get("label") or "",
+            rank_zero_allowed=bool(data.get("rank_zero_allowed")),
         )
 
     def make_plan(self):
         return svc.plan_test(self.encounter, self.choice(), self.combatants)
+
+    def initial_plan(self) -> svc.TestPlan | None:
+        """The odds of the test as the unbound form first shows it (the acting fighter's
+        first skill; after a test, the same test again), or None if it cannot be rolled."""
+        values = {name: self[name].initial for name in self.fields}
+        if values["combatant"] is None or values["source"] is None:
+            return None
+        try:
+            return svc.plan_test(self.encounter, self.choice(values), self.combatants)
+        except EncounterError:
+            return None
+
+    def again(self, encounter: Encounter, combatants: list[Combatant]) -> AethoriaTestForm:
+        """After this test was rolled, the same test for the next player: the panel stays as
+        the GM set it (everyone often rolls the same test); the dice — typed faces, fatigue
+        dice — were the roller's own and are emptied."""
+        kept = {
+            name: value
+            for name, value in self.cleaned_data.items()
+            if name not in ("version", "fatigue", "faces", "fatigue_faces")
+        }
+        return AethoriaTestForm(
+            initial={**kept, "version": encounter.version},
+            encounter=encounter,
+            combatants=combatants,
+            acting=None,
+        )
 
     @property
     def dice(self) -> DiceGroup:
@@ -635,15 +663,18 @@ def fired_combatant(encounter: Encounter, combatants: list[Combatant]) -> Combat
     return next((c for c in combatants if svc.has_fired(encounter, c)), None)
 
 
-def console_forms(encounter, combatants, acting, forms: dict) -> None:
-    """Add the unbound forms the console shows for the acting combatant (kept if bound)."""
+def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: bool) -> None:
+    """Add the unbound forms the console shows for the acting combatant (kept if bound).
+    The test form lists every fighter's skills: it is built only when its panel is open
+    (``test_panel``; htmx otherwise loads it when the GM opens the panel)."""
     initial = {"version": encounter.version}
-    forms.setdefault(
-        "aethoria_test",
-        AethoriaTestForm(
-            initial=initial, encounter=encounter, combatants=combatants, acting=acting
-        ),
-    )
+    if test_panel:
+        forms.setdefault(
+            "aethoria_test",
+            AethoriaTestForm(
+                initial=initial, encounter=encounter, combatants=combatants, acting=acting
+            ),
+        )
     fired = fired_combatant(encounter, combatants)
     if fired is not None and svc.fired_kind(fired) == svc.PREPARED_SPELL:
         forms.setdefault(
@@ -801,17 +832,7 @@ class AethoriaPanel:
             return None
         if form.is_bound:
             return form.plan if form.is_valid() else None
-        combatant = form.fields["combatant"].initial
-        if combatant is None:
-            return None
-        try:
-            return svc.plan_test(
-                self.encounter,
-                svc.TestChoice(combatant_id=combatant, source=form.fields["source"].initial),
-                self.combatants,
-            )
-        except EncounterError:
-            return None
+        return form.initial_plan()
 
     @cached_property
     def spell_plan(self):

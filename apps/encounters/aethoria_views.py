@@ -35,8 +35,8 @@ ODDS = "encounters/_aethoria_odds.html"
 ACTIONS = "encounters/_aethoria_actions.html"
 
 
-def _people(encounter: Encounter):
-    combatants = console.load_console_fight(encounter)
+def _people(encounter: Encounter, *, test_panel: bool = False):
+    combatants = console.load_console_fight(encounter, test_panel=test_panel)
     return combatants, acting_combatant(encounter, combatants)
 
 
@@ -47,11 +47,13 @@ def _act(
     form,
     call: Callable[[dict], object],
     fight: list | None = None,
+    kept: Callable[[object], dict] | None = None,
 ):
     """Validate the form, run the step, answer with what it changed (the console with the
     form and its message when refused; 409 when someone acted first). ``fight``: the
     combatants the step was given and updated in place: the answer is built from them
-    without loading the fight again."""
+    without loading the fight again. ``kept``: the forms the answer shows as they were
+    left, built from the step's event."""
     if form is None:
         return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
     if stale := _stale(request, encounter):
@@ -74,7 +76,8 @@ def _act(
             return _refused(request, encounter, error)
         add_encounter_error(form, error)
         return _respond(request, encounter, forms={key: form})
-    return _respond_step(request, encounter, event, fight)
+    forms = kept(event) if kept is not None else None
+    return _respond_step(request, encounter, event, fight, forms=forms)
 
 
 SMALL_FORMS = {"aethoria_fatigue", "aethoria_effect", "aethoria_fire", "aethoria_aim_lost"}
@@ -260,13 +263,25 @@ def aethoria_spell(request: HtmxHttpRequest, encounter_id: int):
 
 
 def _test_form(encounter: Encounter, data) -> AethoriaTestForm:
-    combatants, acting = _people(encounter)
+    combatants, acting = _people(encounter, test_panel=True)
     return AethoriaTestForm(data, encounter=encounter, combatants=combatants, acting=acting)
 
 
 @require_GET
 def aethoria_test_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    """The odds of the test being filled in; when the GM opens the test panel (no test
+    named yet), the empty form with its first odds."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if "combatant" not in request.GET:
+        form = _test_form(encounter, None)
+        form.initial = {"version": encounter.version}
+        context = {
+            "form": form,
+            "plan": form.initial_plan(),
+            "encounter": encounter,
+            "house": encounter.campaign.house(),
+        }
+        return TemplateResponse(request, f"{ACTIONS}#aethoria-test-form", context)
     return _odds(request, "aethoria-test-odds", _test_form(encounter, request.GET))
 
 
@@ -286,7 +301,15 @@ def aethoria_test(request: HtmxHttpRequest, encounter_id: int):
             faces=form.cleaned_data["faces"],
             fatigue_faces=form.cleaned_data["fatigue_faces"],
         ),
+        kept=lambda event: {"aethoria_test": _test_again(form, event.encounter)},
     )
+
+
+def _test_again(form: AethoriaTestForm, encounter: Encounter) -> AethoriaTestForm:
+    """The test panel after a roll: open on the same test, read against the fight as the
+    roll left it."""
+    combatants, _ = _people(encounter, test_panel=True)
+    return form.again(encounter, combatants)
 
 
 @require_POST

@@ -133,11 +133,13 @@ def log_lines(encounter: Encounter) -> list[LogLine]:
 def load_console_fight(encounter: Encounter, *, test_panel: bool = False) -> list[Combatant]:
     """The fight as the console shows it. The attack forms load the gear of their two
     fighters themselves, so the others' is left unread; but the test forms list any
-    fighter's specialties (EW, when its panel is open) or skills (Aethoria, always shown)."""
+    fighter's specialties (EW) or skills (Aethoria): those are read when the test panel is
+    open (``test_panel``)."""
     if encounter.campaign.is_ew:
         return load_combatants(encounter, gear=test_panel)
     combatants = load_combatants(encounter, gear=False)
-    prefetch_skills(combatants)
+    if test_panel:
+        prefetch_skills(combatants)
     return combatants
 
 
@@ -157,7 +159,7 @@ def console_context(
     panel's forms and odds are not built."""
     house = encounter.campaign.house()
     if combatants is None:
-        combatants = load_console_fight(encounter, test_panel=request.GET.get("panel") == "test")
+        combatants = load_console_fight(encounter, test_panel=_test_panel_asked(request))
     acting = acting_combatant(encounter, combatants)
     forms = _console_forms(request, encounter, combatants, acting, forms) if actions else {}
     attack_plan = attack_plan_error = None
@@ -240,7 +242,7 @@ def _console_forms(request, encounter: Encounter, combatants, acting, forms) -> 
                     initial=initial, encounter=encounter, attacker=acting, combatants=combatants
                 ),
             )
-        if request.GET.get("panel") == "test":  # without JavaScript; htmx loads it lazily
+        if _test_panel_asked(request):
             forms.setdefault(
                 "ew_test",
                 EwTestForm(
@@ -250,8 +252,14 @@ def _console_forms(request, encounter: Encounter, combatants, acting, forms) -> 
     if not encounter.campaign.is_ew and encounter.status == Status.RUNNING:
         from .aethoria_forms import console_forms
 
-        console_forms(encounter, combatants, acting, forms)
+        console_forms(encounter, combatants, acting, forms, test_panel=_test_panel_asked(request))
     return forms
+
+
+def _test_panel_asked(request) -> bool:
+    """The console opened with its test panel (a link for browsers without JavaScript:
+    htmx loads the panel when the GM opens it)."""
+    return request.GET.get("panel") == "test"
 
 
 def _undo_redo(encounter: Encounter) -> tuple[bool, bool]:

@@ -117,21 +117,28 @@ def _respond_step(
     combatants: list | None = None,
     *,
     keep_actions: bool = False,
+    forms: dict | None = None,
 ):
     """Answer a step with what it changed, out of band: the rows it touched, the header, its
-    log line, undo and redo, and the actions panel (unless ``keep_actions``) — the whole
-    console only when its shape changed (the fight started, paused or ended; a new round's
-    order). ``combatants``: the fight as the step left it in memory (else it is loaded)."""
+    log line, undo and redo, and the actions panel (unless ``keep_actions``; with ``forms``
+    shown as given) — the whole console only when its shape changed (the fight started,
+    paused or ended; a new round's order). ``combatants``: the fight as the step left it in
+    memory (else it is loaded)."""
     if not request.htmx:
         return redirect("encounters:console", encounter.pk)
     step = StepDone.of(event)
     if step.reshapes_console:
-        return _respond(request, encounter)
+        return _respond(request, encounter, forms=forms)
     encounter = event.encounter  # the step's locked instance: version, round, turn are new
     if combatants is None:
         combatants = load_console_fight(encounter)
     context = console_context(
-        request, encounter, combatants=combatants, step=step, actions=not keep_actions
+        request,
+        encounter,
+        combatants=combatants,
+        step=step,
+        actions=not keep_actions,
+        forms=forms,
     )
     return reswap(TemplateResponse(request, f"{CONSOLE}#step-update", context), "none")
 

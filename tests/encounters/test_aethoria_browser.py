@@ -99,3 +99,38 @@ def test_gm_adds_fatigue_dice_after_a_missed_attack_roll(open_page):  # noqa: F8
     expect(console.locator(".log-lines")).to_contain_text("ajoute 2 dés de fatigue")
     expect(console.locator(".severe-effect")).to_be_visible()
     assert not console.console_errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tests_on_the_table_follow_one_another_in_an_open_panel(open_page, live_server):  # noqa: F811
+    """The test panel loads when the GM opens it; after each roll it stays open on the same
+    test, so the next player's roll only needs "Qui" changed."""
+    campaign = campaign_with_gm("aethoria")
+    gm = campaign.memberships.get().user
+    ysolde = aethoria_fighter(campaign, "Ysolde", owner=add_player(campaign))
+    brandon = aethoria_fighter(campaign, "Brandon")
+    encounter = Encounter.objects.create(campaign=campaign, name="Au gué")
+    services.combatants_add(encounter_id=encounter.pk, characters=[ysolde, brandon])
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
+    path = f"/rencontres/{encounter.pk}/"
+    console = open_page(TABLET, path)
+    log_in(console, gm)
+    console.get_by_text("Test sur la table").click()
+    test = console.locator("#aethoria-test")
+    expect(test.locator("#aethoria-test-odds")).to_contain_text("Chance de réussir")
+    test.get_by_label("Qui").select_option(label="Ysolde")
+    test.get_by_label("Jet de").select_option(label="Force (seuil 6)")
+    test.get_by_label("Difficulté", exact=True).fill("2")
+    reloaded = console.context.new_page()
+    roll = test.get_by_role("button", name="Lancer le test").click
+    act_and_compare_with_reload(console, reloaded, live_server.url + path, roll)
+    expect(console.locator(".log-lines")).to_contain_text("Ysolde")
+    # Brandon next, the same test: only "Qui" changes.
+    expect(test.get_by_label("Difficulté", exact=True)).to_have_value("2")
+    expect(test.get_by_label("Jet de")).to_have_value("force")
+    test.get_by_label("Qui").select_option(label="Brandon")
+    test.get_by_role("button", name="Lancer le test").click()
+    expect(console.locator(".log-line.kind-aethoria_test")).to_have_count(2)
+    expect(console.locator(".log-lines li").first).to_contain_text("Brandon")
+    screenshot(console, "aethoria-console-tests-tablet")
+    assert not console.console_errors

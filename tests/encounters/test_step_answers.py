@@ -221,18 +221,67 @@ def test_undo_of_a_blow_query_count_is_pinned(client, big, django_assert_num_que
 
 
 def test_the_aethoria_console_runs_the_same_queries_whatever_the_size_of_the_fight(client):
-    """Its test form lists every fighter's skills; weapons and armour are read for the
-    attack form's two fighters only."""
+    """Weapons and armour are read for the attack form's two fighters only; every fighter's
+    skills only when the test panel, which lists them, is open (in the same query that
+    otherwise reads the two fighters' skills)."""
     from tests.encounters.test_aethoria_console import _fight
 
-    counts = []
+    counts = {"closed": [], "open": []}
     for size, lines in ((3, 5), (20, 500)):
         encounter = _fight(client, size, lines)
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(reverse("encounters:console", args=[encounter.pk]), **HTMX)
-        assert 'id="aethoria-test"' in response.text
-        counts.append(len(queries))
-    assert counts[0] == counts[1], counts
+        for panel, query in (("closed", {}), ("open", {"panel": "test"})):
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(
+                    reverse("encounters:console", args=[encounter.pk]), query, **HTMX
+                )
+            assert ('id="aethoria-test"' in response.text) == (panel == "open")
+            counts[panel].append(len(queries))
+    assert counts["closed"][0] == counts["closed"][1], counts
+    assert counts["open"][0] == counts["open"][1], counts
+
+
+def test_an_aethoria_test_leaves_its_panel_open_on_the_same_test(client):
+    """The next player often rolls the same test: the panel comes back open with the GM's
+    choices, the roller's dice emptied, and the odds of that test."""
+    from tests.encounters.test_aethoria_console import _fight
+
+    encounter = _fight(client, 3, 5)
+    second = encounter.combatants.order_by("position")[1]
+    data = {
+        "version": Encounter.objects.get(pk=encounter.pk).version,
+        "combatant": second.pk,
+        "label": "Grimper",
+        "source": "adresse",
+        "difficulty": 2,
+        "modifier": -1,
+        "fatigue": 1,
+        "faces": "1 2 3 4 5",
+        "fatigue_faces": "4",
+    }
+    url = reverse("encounters:aethoria_test", args=[encounter.pk])
+    response = client.post(url, data, **HTMX)
+    assert "field-error" not in response.text, response.text
+    panel = response.text[response.text.index('id="aethoria-test-panel"') :]
+    assert panel.startswith('id="aethoria-test-panel" open>')
+    assert f'<option value="{second.pk}" selected>' in panel
+    assert 'value="Grimper"' in panel and 'name="difficulty" value="2"' in panel
+    assert 'name="modifier" value="-1"' in panel
+    assert '<option value="0" selected>' in panel  # no fatigue dice: they were the roller's
+    assert 'name="faces" ' in panel and 'value="1 2 3 4 5"' not in panel
+    version = Encounter.objects.get(pk=encounter.pk).version
+    assert f'name="version" value="{version}"' in panel
+    assert "Chance de réussir" in panel  # the odds of the same test, for the next roll
+
+
+def test_the_aethoria_test_panel_opens_with_an_empty_form_and_its_odds(client):
+    from tests.encounters.test_aethoria_console import _fight
+
+    encounter = _fight(client, 3, 5)
+    url = reverse("encounters:aethoria_test_odds", args=[encounter.pk])
+    response = client.get(url, **HTMX)
+    assert 'id="aethoria-test"' in response.text and "Chance de réussir" in response.text
+    version = Encounter.objects.get(pk=encounter.pk).version
+    assert f'name="version" value="{version}"' in response.text
 
 
 def test_an_ew_test_leaves_the_test_form_as_the_gm_set_it(client):
