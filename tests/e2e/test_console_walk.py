@@ -18,7 +18,8 @@ from tests.e2e.conftest import TABLET, console_regions
 from tests.e2e.test_encounter_ew import log_in
 from tests.encounters.factories import add_player, aethoria_fighter, campaign_with_gm, ew_fighter
 
-STEPS = 15
+STEPS = 20
+DOUE = {"magic_type": "doue", "pouvoir": 5, "magie": 3}
 # What the GM may click during a fight, in both systems (names as the buttons read).
 BUTTONS = [
     "Lancer l'attaque",
@@ -32,14 +33,10 @@ BUTTONS = [
     "Écarter",
     "Faire cette action",
     "Ajouter les dés",
+    "Lancer le sort",
+    "Déclencher",
+    "Cible hors d'atteinte",
 ]
-ANSWERED = """(newest) => {
-  const line = document.querySelector("#log-lines > li");
-  if (line && line.id !== newest) return "step";
-  if (document.querySelector("#messages .message-error, #console [role=alert], .field.has-error"))
-    return "refused";
-  return false;
-}"""
 
 
 def clickable(page) -> dict[str, list]:
@@ -54,6 +51,43 @@ def clickable(page) -> dict[str, list]:
     return found
 
 
+SETTLED = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
+def settle(page) -> None:
+    """Wait for htmx: the odds (or the whole form) a changed list asks for are swapped in."""
+    page.wait_for_timeout(50)
+    page.wait_for_function(SETTLED)
+    page.wait_for_timeout(100)
+
+
+def vary_the_form(page, button, walk: random.Random) -> bool:
+    """Before clicking, choose at random in some of the visible lists of the button's form
+    — target, weapon, defence, attack mode, special action, Pouvoir invested... — as a GM
+    would (a changed target redraws the Aethoria attack form: lists are found again).
+    Whether anything was chosen."""
+    selects = button.locator("xpath=ancestor::form[1]").locator("select")
+    varied = False
+    for index in range(selects.count()):
+        select = selects.nth(index)
+        if walk.random() < 0.5 or not select.is_visible():
+            continue
+        values = select.evaluate("(list) => [...list.options].map((option) => option.value)")
+        select.select_option(walk.choice(values))
+        settle(page)
+        varied = True
+    return varied
+
+
+def regions(page, *, form_kept: bool) -> dict:
+    """What to compare with a reload: the whole console; but where the answer leaves a form
+    as the GM set it (the EW attack, with its odds), the reload shows the default form."""
+    found = console_regions(page, "#console-actions")
+    if form_kept:
+        del found["extra"], found["odds"]
+    return found
+
+
 def fight(system: str) -> Encounter:
     campaign = campaign_with_gm(system)
     player = add_player(campaign)
@@ -62,7 +96,8 @@ def fight(system: str) -> Encounter:
         make(campaign, "Brandon", owner=player),
         make(campaign, "Ysolde", owner=player),
         make(campaign, "Sbire"),
-        make(campaign, "Capitaine"),
+        # An Aethoria doué: spells (and prepared spells) join the walk.
+        make(campaign, "Capitaine", **({} if system == "ew" else DOUE)),
     ]
     encounter = Encounter.objects.create(campaign=campaign, name="Mêlée")
     services.combatants_add(encounter_id=encounter.pk, characters=people)
@@ -91,16 +126,20 @@ def test_a_random_walk_through_the_console_reads_as_reloads_do(
         choices = clickable(console)
         name = walk.choice(sorted(choices))
         button = walk.choice(choices[name])
+        varied = vary_the_form(console, button, walk)
+        form_kept = varied and system == "ew" and name == "Lancer l'attaque"
         steps.append(name)
         newest = console.locator("#log-lines > li").first.get_attribute("id")
         button.click()
-        answer = console.wait_for_function(ANSWERED, arg=newest).json_value()
-        console.wait_for_timeout(150)  # htmx settles the swapped fragments
-        if answer == "refused":
+        settle(console)
+        # A step adds its line to the log; a refused one leaves the log as it was.
+        if console.locator("#log-lines > li").first.get_attribute("id") == newest:
             console.goto(url)
             continue
         reloaded.goto(url)
-        assert console_regions(console, "#console-actions") == console_regions(
-            reloaded, "#console-actions"
-        ), f"after {steps}"
+        assert regions(console, form_kept=form_kept) == regions(reloaded, form_kept=form_kept), (
+            f"after {steps}"
+        )
+        if form_kept:
+            console.goto(url)  # the next step starts from the default forms again
     assert console.console_errors == [], console.console_errors[:3]
