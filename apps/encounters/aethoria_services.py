@@ -960,6 +960,19 @@ def pending_effects(events) -> list[dict]:
     return pending
 
 
+def undecided_effects(encounter: Encounter) -> list[dict]:
+    """The severe effects still proposed when a fight ends — neither confirmed nor
+    dismissed — as the summary keeps them: whom, which effect, where (keys, put in words
+    when shown)."""
+    events = encounter.events.filter(
+        undone=False, kind__in=(ATTACK_EVENT, EFFECT_EVENT, ATTACK_FATIGUE_EVENT)
+    ).order_by("-sequence")
+    return [
+        {"target": pending["target"], "effect": pending["effect"], "location": pending["location"]}
+        for pending in pending_effects(events)
+    ]
+
+
 @transaction.atomic
 def aethoria_effect(
     *, encounter_id: int, version: int | None, by, event_id: int, blow: int, confirm: bool

@@ -486,7 +486,8 @@ def encounter_reopen(*, encounter_id: int, version: int | None, by) -> Event:
 
 
 def encounter_summary(encounter: Encounter, combatants: Sequence[Combatant]) -> dict:
-    """Who went down, damage taken and éclat/fatigue spent, from the start baseline."""
+    """Who went down, damage taken and éclat/fatigue spent, from the start baseline; in
+    Aethoria, the severe effects left undecided."""
     house = encounter.campaign.house()
     start = encounter.events.filter(kind="start").first()
     baseline = {int(pk): values for pk, values in (start.data["baseline"] if start else {}).items()}
@@ -505,7 +506,12 @@ def encounter_summary(encounter: Encounter, combatants: Sequence[Combatant]) -> 
                 "lost": {k: before[k] - now[k] for k in now if k in before and before[k] > now[k]},
             }
         )
-    return {"rounds": encounter.round, "combatants": rows}
+    summary = {"rounds": encounter.round, "combatants": rows}
+    if not encounter.campaign.is_ew:
+        from .aethoria_services import undecided_effects  # it builds on this module
+
+        summary["undecided"] = undecided_effects(encounter)
+    return summary
 
 
 def summary_text(encounter: Encounter, summary: dict) -> str:

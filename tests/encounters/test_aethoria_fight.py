@@ -65,6 +65,39 @@ def test_melee_attack_against_a_dodge_lands_on_the_location_and_proposes_bleedin
     assert pv(table, "brandon") == 15 - 1
 
 
+def bleeding_proposed(table):
+    """Ysolde's blow proposes bleeding on Brandon's right arm (the faces of the test above)."""
+    y, b = start(table)
+    faces = {"attack_faces": "1 3 7 9", "location_faces": "12", "defence_faces": "2 8 9"}
+    attack(table, y, b, defence="dodge", damage_faces="1 4", **faces)
+    return last(table, "aethoria_attack")
+
+
+def test_the_summary_names_the_severe_effects_left_undecided(table):
+    """A GM who ends the fight before deciding an effect is told, and may reopen it."""
+    bleeding_proposed(table)
+    post(table, "end")
+    encounter = table["encounter"]
+    encounter.refresh_from_db()
+    assert encounter.summary["undecided"] == [
+        {"target": "Brandon", "effect": "bleeding", "location": "right_arm"}
+    ]
+    response = table["client"].get(f"/rencontres/{encounter.pk}/")
+    assert "Effets graves non décidés" in response.text
+    assert "Brandon : <strong>saignement</strong> (bras droit)" in response.text
+    assert "Rouvrez le combat pour en décider." in response.text
+
+
+def test_a_decided_effect_is_not_named_in_the_summary(table):
+    event = bleeding_proposed(table)
+    post(table, "aethoria_effect", {"event": event.pk, "blow": 0, "decision": "dismiss"})
+    post(table, "end")
+    table["encounter"].refresh_from_db()
+    assert table["encounter"].summary["undecided"] == []
+    response = table["client"].get(f"/rencontres/{table['encounter'].pk}/")
+    assert "Effets graves non décidés" not in response.text
+
+
 def test_parry_with_a_shield_and_armour_on_the_torso(table):
     y, b = start(table)
     # Parade rank 2 with the shield (6): 1 5 -> 3 successes; attack 1 1 2 8 -> 5. Net 2.
