@@ -6,6 +6,8 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from apps.encounters.aethoria_log import location_words
+
 register = template.Library()
 
 
@@ -58,6 +60,4 @@ def severe_effect(effect: str) -> str:
 @register.filter
 def hit_location(location: str) -> str:
     """An Aethoria hit location stored by its key, in the viewer's language."""
-    from apps.encounters.aethoria_log import location_words
-
     return location_words(location)
