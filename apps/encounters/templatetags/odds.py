@@ -61,3 +61,15 @@ def severe_effect(effect: str) -> str:
 def hit_location(location: str) -> str:
     """An Aethoria hit location stored by its key, in the viewer's language."""
     return location_words(location)
+
+
+@register.simple_tag(takes_context=True)
+def odds_errors(context, form) -> list[str]:
+    """The refusals an odds box shows. Alone (the odds fetched while the GM fills a form),
+    all of its form's; inside the form (``in_form`` in the context), only those no field
+    shows — of its hidden fields — since the others stand next to their field or atop it."""
+    if form is None or not getattr(form, "errors", None):
+        return []
+    if context.get("in_form"):
+        return [error for field in form.hidden_fields() for error in field.errors]
+    return [*form.non_field_errors(), *(error for field in form for error in field.errors)]
