@@ -109,7 +109,7 @@ class AddCombatantsForm(forms.Form):
             Character.objects.for_campaign(encounter.campaign)
             .filter(is_template=False)
             .exclude(combatants__encounter=encounter)
-            .order_by("kind", "name")
+            .order_by("-kind", "name")  # "pc" after "npc" backwards: the party first
         )
 
 

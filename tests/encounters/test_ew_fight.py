@@ -280,6 +280,18 @@ def test_odds_are_shown_before_the_roll(table):
     assert "85 %" in response.text
 
 
+def test_the_characters_to_add_list_the_party_first_each_marked_pc_or_npc(table):
+    import re
+
+    client, encounter = table["client"], table["encounter"]
+    response = client.get(url("console", encounter))
+    # Brandon is the PC (of the player), Ysolde an NPC: the party comes first.
+    found = re.findall(
+        r'name="characters"[^>]*> (\w+) <span class="tag">(\w+)</span>', response.text
+    )
+    assert found == [("Brandon", "PJ"), ("Ysolde", "PNJ")]
+
+
 def test_npcs_from_a_template_join_the_fight_being_prepared(table):
     from apps.characters.models import Character
 
