@@ -295,6 +295,27 @@ def create_demo_table() -> list[str]:
             ),
         )
         Character.objects.filter(campaign=campaign, name="Dame Ysolde").update(revealed=True)
+        # A doué lurking in the mist, so the demo fight shows spells, Pouvoir and érys burns.
+        illusion = compendium.AethoriaMagicDomain.objects.filter(name="Illusion").first()
+        witch = services.character_create_aethoria(
+            campaign=campaign,
+            owner=None,
+            name="Sorcière des brumes",
+            concept="doué, tisse la brume des marais",
+            choices=_aethoria_choices(
+                {
+                    "force": 3,
+                    "adresse": 5,
+                    "vitalite": 4,
+                    "concentration": 7,
+                    "intelligence": 6,
+                    "esprit": 7,
+                },
+                [("Magie", 5), ("Dague", 3), ("Esquive", 3)],
+                weapons=("Dague",),
+                **({"magic_type": "doue", "pouvoir": 6, "domain": illusion} if illusion else {}),
+            ),
+        )
         from apps.characters.models import AethoriaSheet
 
         AethoriaSheet.objects.filter(pk=torvald.pk).update(pv=19, fatigue_physical=9)
@@ -306,6 +327,8 @@ def create_demo_table() -> list[str]:
             reason="Le gué des Saules",
             by=gm,
         )
-        _prepare_demo_encounter(campaign, "Embuscade dans les marais", [maelle, torvald], brigands)
+        _prepare_demo_encounter(
+            campaign, "Embuscade dans les marais", [maelle, torvald], [*brigands, witch]
+        )
         created.append(AETHORIA_DEMO_CAMPAIGN)
     return created

@@ -19,6 +19,8 @@ def test_each_demo_campaign_has_a_fight_ready_to_start():
         assert encounter.combatants.filter(character__kind="pc").count() == 2
         assert encounter.combatants.filter(hidden=True).count() == 1
         assert not encounter.combatants.filter(character__is_template=True).exists()
+        if encounter.campaign.system == "aethoria":  # a doué, so spells can be tried
+            assert encounter.combatants.filter(character__aethoria__magic_type="doue").exists()
         services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
         encounter.refresh_from_db()
         assert encounter.status == Status.RUNNING and encounter.round == 1
