@@ -14,6 +14,8 @@ from apps.encounters.models import Encounter
 from apps.encounters.steps import StaleVersion, lock_encounter
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
 
 def setup_fight(hidden_npc=True):
     campaign = campaign_with_gm("ew")
@@ -240,3 +242,28 @@ def test_only_steps_shown_outside_the_fight_wake_the_campaigns_screens():
         after = _versions(encounter)
         assert after[0] == before[0] + 1, name
         assert after[1] == before[1] + (1 if shown else 0), name
+
+
+@pytest.mark.django_db
+def test_a_spend_from_a_sheet_wakes_the_screens_of_the_fights_the_character_is_in(client):
+    """A player spends a point d'éclat on their sheet while the fight runs: the console and
+    the table view, which follow the encounter's version, refresh within their next check,
+    and a GM's step made on the console as it was is refused as stale."""
+    encounter, gm, player = setup_fight(hidden_npc=False)
+    brandon = Character.objects.get(name="Brandon")
+    later = Encounter.objects.create(campaign=encounter.campaign, name="Plus tard")
+    services.combatants_add(encounter_id=later.pk, characters=[brandon])  # being prepared
+    later.refresh_from_db()
+    check = reverse("encounters:changes", args=[encounter.pk])
+    client.force_login(player)
+    assert client.get(check, {"v": encounter.version}, **HTMX).status_code == 204
+
+    spend = client.post(reverse("characters:eclat_spend", args=[brandon.pk]), {"note": ""}, **HTMX)
+    assert spend.status_code == 200
+    response = client.get(check, {"v": encounter.version}, **HTMX)
+    assert response.status_code == 200 and response["HX-Trigger"] == "encounter-changed"
+    client.force_login(gm)
+    step = reverse("encounters:next_turn", args=[encounter.pk])
+    assert client.post(step, {"version": encounter.version}, **HTMX).status_code == 409
+    # A fight still being prepared shows no pools in play: left alone.
+    assert Encounter.objects.get(pk=later.pk).version == later.version
