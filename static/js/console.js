@@ -40,3 +40,60 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (event.detail.xhr.getResponseHeader("HX-Reswap") !== "none") return;
   form.querySelectorAll(".face-input").forEach((input) => { input.value = ""; });
 });
+// When the console reloads itself because someone else acted (a second GM tab, a player
+// spending from their sheet), what the GM had chosen or typed in a form and not yet sent — a
+// target, a modifier, faces of physical dice — is put back in the new console, if that form
+// still acts for the same combatant; the odds are then drawn again for those choices. The
+// fields the GM touched are remembered by name, per form: some forms are redrawn by the
+// server at each change, so their elements do not last.
+const ACTOR_FIELDS = ["attacker", "caster", "combatant"];
+const touched = new Map();
+let typedBeforeReload = [];
+function actorOf(form) {
+  const actor = [...form.elements].find((f) => f.type === "hidden" && ACTOR_FIELDS.includes(f.name));
+  return actor ? actor.value : "";
+}
+function rememberTouch(event) {
+  const field = event.target;
+  if (!field.form || !field.form.id || !field.name) return;
+  if (!touched.has(field.form.id)) touched.set(field.form.id, new Set());
+  touched.get(field.form.id).add(field.name);
+}
+document.addEventListener("input", rememberTouch);
+document.addEventListener("change", rememberTouch);
+function valuesOf(form, name) {
+  const fields = [...form.elements].filter((f) => f.name === name);
+  return fields
+    .filter((f) => !["checkbox", "radio"].includes(f.type) || f.checked)
+    .map((f) => f.value);
+}
+function putBack(saved) {
+  const form = document.getElementById(saved.id);
+  if (!form || actorOf(form) !== saved.actor) return;
+  let redraw = null;
+  for (const [name, values] of saved.fields) {
+    for (const field of [...form.elements].filter((f) => f.name === name)) {
+      if (["checkbox", "radio"].includes(field.type)) {
+        field.checked = values.includes(field.value);
+      } else if (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === values[0])) {
+        field.value = values[0];
+      }
+      redraw = redraw || (field.closest("fieldset.plan") && field);
+    }
+  }
+  if (redraw) redraw.dispatchEvent(new Event("change", { bubbles: true }));
+}
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const reloading = event.detail.elt;
+  if (reloading.id !== "console" || event.detail.requestConfig.verb !== "get") return;
+  typedBeforeReload = [...touched].flatMap(([id, names]) => {
+    const form = document.getElementById(id);
+    if (!form) return [];
+    return [{ id, actor: actorOf(form), fields: [...names].map((name) => [name, valuesOf(form, name)]) }];
+  });
+});
+document.addEventListener("htmx:afterSettle", () => {
+  const saved = typedBeforeReload;
+  typedBeforeReload = [];
+  saved.forEach(putBack);
+});

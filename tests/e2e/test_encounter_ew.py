@@ -131,3 +131,30 @@ def test_tests_on_the_table_follow_one_another_in_an_open_panel(open_page, live_
     expect(console.locator(".log-line.kind-ew_test")).to_have_count(2)
     screenshot(console, "ew-console-tests-tablet")
     assert console.console_errors == [], console.console_errors[:3]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_what_the_gm_was_typing_survives_a_player_spending_from_their_sheet(open_page):
+    """A player spends a point d'éclat on their phone mid-fight: the console reloads to show
+    it, and keeps the modifier and the die face the GM had entered, odds drawn for them."""
+    from apps.characters.models import Character
+    from apps.characters.services import eclat_spend
+
+    console, _path = running_fight(open_page, "Brandon", "Ysolde")
+    attack = console.locator("#ew-attack")
+    attack.get_by_label("Modificateur").fill("3")
+    attack.get_by_label("Modificateur").dispatch_event("change")
+    expect(console.locator("#ew-attack-odds")).to_contain_text("+3")
+    odds = console.locator("#ew-attack-odds").inner_text()
+    attack.get_by_text("Dés physiques").click()
+    attack.get_by_label("d20 pour toucher").fill("7")
+    version = console.locator("#ew-attack .encounter-version").input_value()
+
+    brandon = Character.objects.get(name="Brandon")
+    eclat_spend(character=brandon, by=brandon.owner, note="")
+    expect(console.locator(".combatant", has_text="Brandon")).to_contain_text("2 / 3")
+    expect(console.locator("#ew-attack .encounter-version")).not_to_have_value(version)
+    expect(attack.get_by_label("Modificateur")).to_have_value("3")
+    expect(attack.get_by_label("d20 pour toucher")).to_have_value("7")
+    expect(console.locator("#ew-attack-odds")).to_have_text(odds)
+    assert console.console_errors == [], console.console_errors[:3]
