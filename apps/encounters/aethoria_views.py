@@ -47,13 +47,14 @@ def _act(
     form,
     call: Callable[[dict], object],
     fight: list | None = None,
-    kept: Callable[[object], dict] | None = None,
+    kept: Callable[[object], tuple[dict, list]] | None = None,
 ):
     """Validate the form, run the step, answer with what it changed (the console with the
     form and its message when refused; 409 when someone acted first). ``fight``: the
     combatants the step was given and updated in place: the answer is built from them
     without loading the fight again. ``kept``: the forms the answer shows as they were
-    left, built from the step's event."""
+    left, built from the step's event, and the fight they were read on (the answer's rows
+    use it too: it is loaded once)."""
     if form is None:
         return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
     if stale := _stale(request, encounter):
@@ -76,7 +77,9 @@ def _act(
             return _refused(request, encounter, error)
         add_encounter_error(form, error)
         return _respond(request, encounter, forms={key: form})
-    forms = kept(event) if kept is not None else None
+    forms = None
+    if kept is not None:
+        forms, fight = kept(event)
     return _respond_step(request, encounter, event, fight, forms=forms)
 
 
@@ -301,15 +304,15 @@ def aethoria_test(request: HtmxHttpRequest, encounter_id: int):
             faces=form.cleaned_data["faces"],
             fatigue_faces=form.cleaned_data["fatigue_faces"],
         ),
-        kept=lambda event: {"aethoria_test": _test_again(form, event.encounter)},
+        kept=lambda event: _test_again(form, event.encounter),
     )
 
 
-def _test_again(form: AethoriaTestForm, encounter: Encounter) -> AethoriaTestForm:
+def _test_again(form: AethoriaTestForm, encounter: Encounter) -> tuple[dict, list]:
     """The test panel after a roll: open on the same test, read against the fight as the
-    roll left it."""
+    roll left it (which the answer's rows show too)."""
     combatants, _ = _people(encounter, test_panel=True)
-    return form.again(encounter, combatants)
+    return {"aethoria_test": form.again(encounter, combatants)}, combatants
 
 
 @require_POST

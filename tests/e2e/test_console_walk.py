@@ -20,6 +20,7 @@ from tests.encounters.factories import add_player, aethoria_fighter, campaign_wi
 
 STEPS = 20
 DOUE = {"magic_type": "doue", "pouvoir": 5, "magie": 3}
+SETTLED = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
 # What the GM may click during a fight, in both systems (names as the buttons read).
 BUTTONS = [
     "Lancer l'attaque",
@@ -49,9 +50,6 @@ def clickable(page) -> dict[str, list]:
         if shown:
             found[name] = shown
     return found
-
-
-SETTLED = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
 
 
 def settle(page) -> None:
