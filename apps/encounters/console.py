@@ -87,7 +87,7 @@ def _aethoria_row(
 
 def effect_words(effect: dict) -> str:
     """A lasting severe effect in the viewer's language ("fracture : right arm")."""
-    from .aethoria_log import location_words
+    from apps.systems.aethoria.log import location_words
 
     if effect.get("kind") == aethoria.FRACTURE and effect.get("location"):
         return _("fracture : %(where)s") % {"where": location_words(effect["location"])}
@@ -200,7 +200,7 @@ def console_context(
 
 
 def _stances_left(encounter: Encounter, acting: Combatant | None) -> list[str]:
-    from .ew_services import stances_left
+    from apps.systems.ew.combat import stances_left
 
     if acting is None or not encounter.campaign.is_ew or encounter.status != Status.RUNNING:
         return []
@@ -250,7 +250,7 @@ def _console_forms(request, encounter: Encounter, combatants, acting, forms) -> 
                 ),
             )
     if not encounter.campaign.is_ew and encounter.status == Status.RUNNING:
-        from .aethoria_forms import console_forms
+        from apps.systems.aethoria.forms import console_forms
 
         console_forms(encounter, combatants, acting, forms, test_panel=_test_panel_asked(request))
     return forms
@@ -352,7 +352,8 @@ def attack_step_context(request, event: Event, form) -> dict:
     combatants (already up to date in memory) without reloading the fight: the two rows,
     the new log line, undo and redo, and the odds of the same attack again. The attack form
     itself stays as the GM left it (an attack never changes who acts)."""
-    from .ew_services import plan_attack
+    from apps.systems.ew.combat import plan_attack
+
     from .steps import EncounterError
 
     encounter = event.encounter  # the step's locked instance: version, round, turn are new
@@ -386,7 +387,8 @@ def attack_step_context(request, event: Event, form) -> dict:
 def _default_attack_plan(form) -> tuple[object | None, str | None]:
     """The odds of the EW attack form as first shown (its target, bare fists, no active
     defence), or why that attack cannot be made (an attacker in total defence...)."""
-    from .ew_services import AttackChoice, plan_attack
+    from apps.systems.ew.combat import AttackChoice, plan_attack
+
     from .steps import EncounterError
 
     try:

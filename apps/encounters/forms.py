@@ -8,8 +8,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.rules import ew
+from apps.systems.ew.combat import AttackChoice, TestChoice, plan_attack, plan_test
 
-from .ew_services import AttackChoice, TestChoice, plan_attack, plan_test
 from .fighters import attack_target
 from .models import Combatant, Encounter
 from .services import prefetch_gear

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from .aethoria_log import AETHORIA_WRITERS
+from apps.systems.aethoria.log import AETHORIA_WRITERS
+
 from .models import Event
 
 STANCES = {

@@ -508,7 +508,7 @@ def encounter_summary(encounter: Encounter, combatants: Sequence[Combatant]) -> 
         )
     summary = {"rounds": encounter.round, "combatants": rows}
     if not encounter.campaign.is_ew:
-        from .aethoria_services import undecided_effects  # it builds on this module
+        from apps.systems.aethoria.combat import undecided_effects  # it builds on this module
 
         summary["undecided"] = undecided_effects(encounter)
     return summary

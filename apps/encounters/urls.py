@@ -1,6 +1,8 @@
 from django.urls import path
 
-from . import aethoria_views, views
+from apps.systems.aethoria import views as aethoria_views
+
+from . import views
 
 app_name = "encounters"
 

@@ -13,8 +13,9 @@ from django_htmx.http import reswap
 from apps.campaigns.access import get_campaign_for_user
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
+from apps.systems.ew import combat as ew_services
 
-from . import ew_services, services
+from . import services
 from .access import get_encounter_for_user
 from .console import (
     StepDone,
@@ -374,7 +375,7 @@ def ew_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespo
         return HttpResponse(status=204)
     valid = form.is_valid()
     context = {"form": form, "plan": form.plan if valid else None, "encounter": encounter}
-    return TemplateResponse(request, "encounters/_ew_actions.html#ew-attack-form", context)
+    return TemplateResponse(request, "systems/ew/_actions.html#ew-attack-form", context)
 
 
 @require_POST
@@ -422,7 +423,7 @@ def ew_test_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespons
         form = _ew_test_form(request, encounter)
         form.initial = {"version": encounter.version}
         context = {"form": form, "encounter": encounter, "house": encounter.campaign.house()}
-        return TemplateResponse(request, "encounters/_ew_actions.html#ew-test-form", context)
+        return TemplateResponse(request, "systems/ew/_actions.html#ew-test-form", context)
     form = _ew_test_form(request, encounter, request.GET)
     valid = form.is_valid()
     return TemplateResponse(

@@ -129,7 +129,7 @@ def test_encounter_budgets(client, production_rendering, monkeypatch):
 def test_aethoria_attack_step(client, production_rendering):
     """The same budget for an Aethoria attack (20 combatants, 500 log lines). Each timed
     attack is undone, untimed, so the next one may act."""
-    from tests.encounters.test_aethoria_console import _fight
+    from tests.systems.aethoria.test_aethoria_console import _fight
 
     encounter = _fight(client, 20, 500)
     hello = median_ms(lambda: client.get("/bench/hello/"))

@@ -11,9 +11,10 @@ from apps.campaigns.models import Campaign, LogEntry, Membership, Role
 from apps.campaigns.services import log_add
 from apps.characters import services as character_services
 from apps.characters.models import Character, EwPowerRank, XpEntry
-from apps.encounters import aethoria_services, ew_services
 from apps.encounters import services as encounter_services
 from apps.encounters.models import Combatant, Encounter, Event
+from apps.systems.aethoria import combat as aethoria_services
+from apps.systems.ew import combat as ew_services
 from tests.accounts.factories import UserFactory
 from tests.compendium.factories import (
     AethoriaArmourPieceFactory,

@@ -8,9 +8,9 @@ from apps.characters import services
 from apps.characters.live import sheet_fingerprint
 from apps.characters.models import EwSheet
 from apps.encounters import services as encounter_services
-from apps.encounters.ew_services import AttackChoice, ew_attack
 from apps.encounters.models import Encounter
 from apps.rules import ew
+from apps.systems.ew.combat import AttackChoice, ew_attack
 from tests.accounts.factories import UserFactory
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 

@@ -18,13 +18,13 @@ from apps.rules import ew
 from apps.rules.errors import InvalidImprovement, InvalidValue, RulesError, fr
 from tests.characters.factories import CharacterFactory, XpEntryFactory
 from tests.core.test_translations import catalog
-from tests.encounters.test_aethoria_support import (
+from tests.rules.test_refusal_texts import PROBLEMS, REFUSALS, RULES
+from tests.systems.aethoria.support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
     attack,
     errors,
     start,
 )
-from tests.rules.test_refusal_texts import PROBLEMS, REFUSALS, RULES
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

@@ -169,7 +169,7 @@ def test_an_attack_applies_its_damage_to_pools_changed_since_the_form_was_loaded
     rest, a spend). The step reads the two fighters' pools again under its lock, so the
     blow lands on the current numbers and the other change is not written over."""
     from apps.characters.models import EwSheet
-    from apps.encounters import ew_services
+    from apps.systems.ew import combat as ew_services
 
     encounter, gm, _player = setup_fight(hidden_npc=False)
     combatants = services.load_combatants(encounter)
@@ -198,7 +198,7 @@ def _versions(encounter) -> tuple[int, int]:
 
 
 def _attack(encounter, gm, face: int):
-    from apps.encounters.ew_services import AttackChoice, ew_attack
+    from apps.systems.ew.combat import AttackChoice, ew_attack
 
     combatants = services.load_combatants(encounter)
     acting = services.acting_combatant(encounter, combatants)

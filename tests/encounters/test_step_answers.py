@@ -198,7 +198,7 @@ def _aethoria_test_queries(client, encounter) -> tuple[int, str]:
 
 
 def test_an_aethoria_test_answers_with_what_it_changed_in_fixed_queries(client):
-    from tests.encounters.test_aethoria_console import _fight
+    from tests.systems.aethoria.test_aethoria_console import _fight
 
     small, _ = _aethoria_test_queries(client, _fight(client, 3, 5))
     count, response = _aethoria_test_queries(client, _fight(client, 20, 500))
@@ -225,7 +225,7 @@ def test_the_aethoria_console_runs_the_same_queries_whatever_the_size_of_the_fig
     """Weapons and armour are read for the attack form's two fighters only; every fighter's
     skills only when the test panel, which lists them, is open (in the same query that
     otherwise reads the two fighters' skills)."""
-    from tests.encounters.test_aethoria_console import _fight
+    from tests.systems.aethoria.test_aethoria_console import _fight
 
     counts = {"closed": [], "open": []}
     for size, lines in ((3, 5), (20, 500)):
@@ -244,7 +244,7 @@ def test_the_aethoria_console_runs_the_same_queries_whatever_the_size_of_the_fig
 def test_an_aethoria_test_leaves_its_panel_open_on_the_same_test(client):
     """The next player often rolls the same test: the panel comes back open with the GM's
     choices, the roller's dice emptied, and the odds of that test."""
-    from tests.encounters.test_aethoria_console import _fight
+    from tests.systems.aethoria.test_aethoria_console import _fight
 
     encounter = _fight(client, 3, 5)
     second = encounter.combatants.order_by("position")[1]
@@ -275,7 +275,7 @@ def test_an_aethoria_test_leaves_its_panel_open_on_the_same_test(client):
 
 
 def test_the_aethoria_test_panel_opens_with_an_empty_form_and_its_odds(client):
-    from tests.encounters.test_aethoria_console import _fight
+    from tests.systems.aethoria.test_aethoria_console import _fight
 
     encounter = _fight(client, 3, 5)
     url = reverse("encounters:aethoria_test_odds", args=[encounter.pk])

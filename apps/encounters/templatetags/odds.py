@@ -6,7 +6,7 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from apps.encounters.aethoria_log import location_words
+from apps.systems.aethoria.log import location_words
 
 register = template.Library()
 

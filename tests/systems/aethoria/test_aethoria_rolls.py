@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from apps.characters.models import AethoriaSheet
 from tests.encounters.factories import aethoria_fighter
-from tests.encounters.test_aethoria_support import (
+from tests.systems.aethoria.support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
     errors,
     last,

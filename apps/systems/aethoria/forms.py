@@ -12,14 +12,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from apps.compendium.models import AethoriaLocation
+from apps.encounters.fighters import attack_target
+from apps.encounters.forms import VersionForm, add_encounter_error
+from apps.encounters.models import Combatant, Encounter, Event
+from apps.encounters.services import prefetch_gear
+from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
-from . import aethoria_services as svc
-from .fighters import attack_target
-from .forms import VersionForm, add_encounter_error
-from .models import Combatant, Encounter, Event
-from .services import prefetch_gear
-from .steps import EncounterError
+from . import combat as svc
 
 RANGE_LABELS = {
     "short": _("courte"),

@@ -20,21 +20,21 @@ from django.utils.translation import gettext
 
 from apps.characters.models import AethoriaSkillRank
 from apps.core.refusals import rules_message
-from apps.rules import aethoria
-from apps.rules.dice import D10, D20, SecureDice, check_faces
-from apps.rules.errors import RulesError
-
-from .aethoria_log import WORDS, location_words
-from .fighters import is_dead, is_out
-from .models import Combatant, DiceSource, Encounter, Event, Status
-from .services import _combatant, _combatants, acting_combatant, aethoria_turn_state
-from .steps import (
+from apps.encounters.fighters import is_dead, is_out
+from apps.encounters.models import Combatant, DiceSource, Encounter, Event, Status
+from apps.encounters.services import _combatant, _combatants, acting_combatant, aethoria_turn_state
+from apps.encounters.steps import (
     EncounterError,
     Step,
     lock_and_refresh_pools,
     lock_encounter,
     require_status,
 )
+from apps.rules import aethoria
+from apps.rules.dice import D10, D20, SecureDice, check_faces
+from apps.rules.errors import RulesError
+
+from .log import WORDS, location_words
 
 ATTACK_EVENT = "aethoria_attack"
 TEST_EVENT = "aethoria_test"

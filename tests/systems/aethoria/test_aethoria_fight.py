@@ -3,7 +3,7 @@
 import pytest
 
 from apps.encounters.models import Event
-from tests.encounters.test_aethoria_support import (
+from tests.systems.aethoria.support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
     attack,
     errors,

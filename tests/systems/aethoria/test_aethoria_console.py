@@ -8,7 +8,7 @@ from django.urls import reverse
 from apps.encounters.models import Encounter, Event
 from tests.compendium.factories import AethoriaArmourCoverageFactory
 from tests.encounters.factories import aethoria_fighter, campaign_with_gm
-from tests.encounters.test_aethoria_support import (
+from tests.systems.aethoria.support import (
     HTMX,
     aethoria_table,  # noqa: F401 - the `table` fixture
     post,
@@ -163,8 +163,8 @@ def test_console_queries_do_not_grow_with_combatants_or_log_lines(
 def test_cibler_location_odds_are_exact_and_sum_to_one():
     from fractions import Fraction
 
-    from apps.encounters.aethoria_services import cibler_probabilities
     from apps.rules.aethoria import DEFAULT_HOUSE_RULES
+    from apps.systems.aethoria.combat import cibler_probabilities
 
     chances = cibler_probabilities(DEFAULT_HOUSE_RULES, "head")
     # Head on either of two d20: 1 - (18/20)^2.

@@ -10,11 +10,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.http import HtmxHttpRequest
+from apps.encounters import console
+from apps.encounters.access import get_encounter_for_user
+from apps.encounters.forms import add_encounter_error
+from apps.encounters.models import Encounter
+from apps.encounters.services import acting_combatant
+from apps.encounters.steps import EncounterError, StaleVersion
+from apps.encounters.views import _refused, _respond, _respond_step, _stale
 
-from . import aethoria_services as svc
-from . import console
-from .access import get_encounter_for_user
-from .aethoria_forms import (
+from . import combat as svc
+from .forms import (
     AethoriaAttackFatigueForm,
     AethoriaAttackForm,
     AethoriaCombatantForm,
@@ -25,14 +30,9 @@ from .aethoria_forms import (
     AethoriaTestForm,
     fired_combatant,
 )
-from .forms import add_encounter_error
-from .models import Encounter
-from .services import acting_combatant
-from .steps import EncounterError, StaleVersion
-from .views import _refused, _respond, _respond_step, _stale
 
-ODDS = "encounters/_aethoria_odds.html"
-ACTIONS = "encounters/_aethoria_actions.html"
+ODDS = "systems/aethoria/_odds.html"
+ACTIONS = "systems/aethoria/_actions.html"
 
 
 def _people(encounter: Encounter, *, test_panel: bool = False):

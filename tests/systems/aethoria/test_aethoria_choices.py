@@ -7,7 +7,7 @@ import pytest
 
 from apps.rules import aethoria
 from tests.encounters.factories import aethoria_fighter
-from tests.encounters.test_aethoria_support import (
+from tests.systems.aethoria.support import (
     HTMX,
     aethoria_table,  # noqa: F401 - the `table` fixture
     attack,

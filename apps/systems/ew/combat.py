@@ -15,20 +15,19 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from apps.core.refusals import rules_message
-from apps.rules import ew
-from apps.rules.dice import SecureDice, check_d10, check_d20
-from apps.rules.errors import RulesError
-
-from .fighters import is_dead, is_out
-from .models import Combatant, DiceSource, Encounter, Event, Status
-from .services import _combatant, _combatants, acting_combatant
-from .steps import (
+from apps.encounters.fighters import is_dead, is_out
+from apps.encounters.models import Combatant, DiceSource, Encounter, Event, Status
+from apps.encounters.services import _combatant, _combatants, acting_combatant
+from apps.encounters.steps import (
     EncounterError,
     Step,
     lock_and_refresh_pools,
     lock_encounter,
     require_status,
 )
+from apps.rules import ew
+from apps.rules.dice import SecureDice, check_d10, check_d20
+from apps.rules.errors import RulesError
 
 
 def rules_weapon(weapon) -> ew.EwWeapon:

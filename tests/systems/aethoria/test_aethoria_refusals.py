@@ -4,7 +4,7 @@ import pytest
 
 from apps.characters.models import AethoriaSheet
 from apps.encounters.models import Combatant
-from tests.encounters.test_aethoria_support import (
+from tests.systems.aethoria.support import (
     HTMX,
     aethoria_table,  # noqa: F401 - the `table` fixture
     attack,
