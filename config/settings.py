@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "apps.campaigns",
     "apps.characters",
     "apps.encounters",
+    "apps.systems",
 ]
 
 MIDDLEWARE = [

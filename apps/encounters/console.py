@@ -6,19 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
 from apps.characters.bars import Bar
-from apps.rules import aethoria, ew
+from apps.systems import system_of
 
 from .fighters import is_dead, is_out
+from .forms import AddCombatantsForm, AwardXpForm, FromTemplateForm, InitiativeForm
 from .log import describe
 from .models import Combatant, Encounter, Event, Status
 from .services import (
     NOT_UNDOABLE,
     acting_combatant,
     load_combatants,
-    prefetch_skills,
     redoable_event,
 )
 
@@ -40,66 +39,12 @@ class Row:
         return self.combatant.character.name
 
 
-def _ew_row(combatant: Combatant, house: ew.EwHouseRules) -> tuple[list[Bar], list[str]]:
-    sheet = combatant.character.ew
-    pools = sheet.pools()
-    bars = [
-        Bar("superficial", _("Superficiels"), pools.superficial, pools.pv),
-        Bar("lethal", _("Létaux"), pools.lethal, pools.pv),
-        Bar("eclat", _("Éclat"), sheet.eclat, sheet.eclat_max),
-    ]
-    notes = []
-    if pools.wound_malus:
-        notes.append(_("malus %(malus)s") % {"malus": pools.wound_malus})
-    state = combatant.state or {}
-    if state.get("stance") == ew.TOTAL_ATTACK:
-        notes.append(_("attaque totale"))
-    elif state.get("stance") == ew.TOTAL_DEFENCE:
-        notes.append(_("défense totale"))
-    actions = state.get("attacks", 0), state.get("defences", 0)
-    if any(actions):
-        notes.append(_("%(a)s att. / %(d)s déf. ce round") % {"a": actions[0], "d": actions[1]})
-    return bars, notes
-
-
-def _aethoria_row(
-    combatant: Combatant, house: aethoria.AethoriaHouseRules
-) -> tuple[list[Bar], list[str]]:
-    sheet = combatant.character.aethoria
-    pools = sheet.pools(house)
-    bars = [
-        Bar("pv", _("PV"), pools.pv, pools.pv_max),
-        Bar("physical", _("Fatigue physique"), pools.physical, pools.physical_max),
-        Bar("mental", _("Fatigue mentale"), pools.mental, pools.mental_max),
-    ]
-    state = combatant.state or {}
-    notes = [_("%(n)s défense(s)") % {"n": state.get("defences", aethoria.BASE_DEFENCES)}]
-    if state.get("aim_target"):
-        notes.append(_("vise") if not state.get("aim_ready") else _("visée prête (+3 dés)"))
-    if state.get("prepared"):
-        notes.append(_("action préparée : %(what)s") % {"what": state["prepared"]["description"]})
-    if state.get("bleeding"):
-        notes.append(_("saigne"))
-    for effect in state.get("effects", []):
-        notes.append(effect_words(effect))
-    return bars, notes
-
-
-def effect_words(effect: dict) -> str:
-    """A lasting severe effect in the viewer's language ("fracture : right arm")."""
-    from apps.systems.aethoria.log import location_words
-
-    if effect.get("kind") == aethoria.FRACTURE and effect.get("location"):
-        return _("fracture : %(where)s") % {"where": location_words(effect["location"])}
-    return effect.get("label", effect.get("kind", ""))  # states saved before locations were
-
-
 def rows_for(
     encounter: Encounter, combatants: list[Combatant], house, only: set | None = None
 ) -> list[Row]:
     """The rows of the order list (``only``: just these combatants' rows)."""
     acting = acting_combatant(encounter, combatants)
-    build = _ew_row if encounter.campaign.is_ew else _aethoria_row
+    build = system_of(encounter.campaign).fighter_row
     rows = []
     for combatant in combatants:
         if only is not None and combatant.pk not in only:
@@ -131,16 +76,9 @@ def log_lines(encounter: Encounter) -> list[LogLine]:
 
 
 def load_console_fight(encounter: Encounter, *, test_panel: bool = False) -> list[Combatant]:
-    """The fight as the console shows it. The attack forms load the gear of their two
-    fighters themselves, so the others' is left unread; but the test forms list any
-    fighter's specialties (EW) or skills (Aethoria): those are read when the test panel is
-    open (``test_panel``)."""
-    if encounter.campaign.is_ew:
-        return load_combatants(encounter, gear=test_panel)
-    combatants = load_combatants(encounter, gear=False)
-    if test_panel:
-        prefetch_skills(combatants)
-    return combatants
+    """The fight as the console shows it: each system loads what its panels read (the test
+    forms list any fighter's specialties or skills: read when the test panel is open)."""
+    return system_of(encounter.campaign).load_console_fight(encounter, test_panel=test_panel)
 
 
 def console_context(
@@ -162,10 +100,6 @@ def console_context(
         combatants = load_console_fight(encounter, test_panel=_test_panel_asked(request))
     acting = acting_combatant(encounter, combatants)
     forms = _console_forms(request, encounter, combatants, acting, forms) if actions else {}
-    attack_plan = attack_plan_error = None
-    attack_form = forms.get("ew_attack")
-    if attack_form is not None and not attack_form.is_bound and len(combatants) > 1:
-        attack_plan, attack_plan_error = _default_attack_plan(attack_form)
     if step is None:
         lines, changed_lines, only = log_lines(encounter), [], None
         can_undo, can_redo = _undo_redo(encounter)
@@ -178,9 +112,11 @@ def console_context(
         changed_lines = [LogLine(reverted, describe(reverted))] if shown else []
         only = step.rows(combatants, acting)
         can_undo, can_redo = _undo_redo_after(step, encounter)
-    return {
+    system = system_of(encounter.campaign)
+    context = {
         "encounter": encounter,
         "campaign": encounter.campaign,
+        "system": system,
         "house": house,
         "combatants": combatants,
         "rows": rows_for(encounter, combatants, house, only=only),
@@ -190,69 +126,35 @@ def console_context(
         "changed_lines": changed_lines,
         "can_undo": can_undo,
         "can_redo": can_redo,
-        "rescuable": rescuable_roll(encounter),
-        "attack_plan": attack_plan,
-        "attack_plan_error": attack_plan_error,
-        "stances_left": _stances_left(encounter, acting) if actions else [],
         "actions": actions,
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
     }
-
-
-def _stances_left(encounter: Encounter, acting: Combatant | None) -> list[str]:
-    from apps.systems.ew.combat import stances_left
-
-    if acting is None or not encounter.campaign.is_ew or encounter.status != Status.RUNNING:
-        return []
-    return stances_left(acting)
+    if encounter.status == Status.RUNNING:
+        context.update(system.console_extras(encounter, acting, forms, actions=actions))
+    return context
 
 
 def _console_forms(request, encounter: Encounter, combatants, acting, forms) -> dict:
     """The forms of the console's panels, unbound, beside those given (bound, with errors)."""
-    from .forms import (
-        AddCombatantsForm,
-        AwardXpForm,
-        EwAttackForm,
-        EwTestForm,
-        FromTemplateForm,
-        InitiativeForm,
-    )
-
     forms = dict(forms or {})
-    initial = {"version": encounter.version}
+    system = system_of(encounter.campaign)
     if encounter.status == Status.PREPARING:
         forms.setdefault("add", AddCombatantsForm(encounter=encounter))
         forms.setdefault("from_template", FromTemplateForm(encounter=encounter))
-    if encounter.status == Status.FINISHED and not encounter.summary.get("xp_awarded"):
-        forms.setdefault("award", AwardXpForm(initial={"reason": encounter.name}))
-    if encounter.status == Status.PREPARING:
         forms.setdefault(
             "initiative",
             InitiativeForm(
-                initial=initial,
+                initial={"version": encounter.version},
                 combatants=combatants,
-                sides=10 if encounter.campaign.is_ew else 20,
+                sides=system.initiative_sides,
             ),
         )
-    if encounter.campaign.is_ew and encounter.status == Status.RUNNING:
-        if acting is not None:
-            forms.setdefault(
-                "ew_attack",
-                EwAttackForm(
-                    initial=initial, encounter=encounter, attacker=acting, combatants=combatants
-                ),
-            )
-        if _test_panel_asked(request):
-            forms.setdefault(
-                "ew_test",
-                EwTestForm(
-                    initial=initial, encounter=encounter, combatants=combatants, acting=acting
-                ),
-            )
-    if not encounter.campaign.is_ew and encounter.status == Status.RUNNING:
-        from apps.systems.aethoria.forms import console_forms
-
-        console_forms(encounter, combatants, acting, forms, test_panel=_test_panel_asked(request))
+    if encounter.status == Status.FINISHED and not encounter.summary.get("xp_awarded"):
+        forms.setdefault("award", AwardXpForm(initial={"reason": encounter.name}))
+    if encounter.status == Status.RUNNING:
+        system.console_forms(
+            encounter, combatants, acting, forms, test_panel=_test_panel_asked(request)
+        )
     return forms
 
 
@@ -329,73 +231,6 @@ class StepDone:
                     if combatants:
                         rows.add(combatants[min(turn, len(combatants) - 1)].pk)
         return rows - {None}
-
-
-def rescuable_roll(encounter: Encounter) -> Event | None:
-    """The failed EW roll of a PC that a point d'éclat could still turn around: only the
-    latest roll is offered, and a rescue comes after the roll it saved. One query."""
-    if not encounter.campaign.is_ew or encounter.status != Status.RUNNING:
-        return None
-    latest = (
-        encounter.events.filter(kind__in=("ew_attack", "ew_test", "ew_eclat"), undone=False)
-        .select_related("actor__character")
-        .order_by("-sequence")
-        .first()
-    )
-    if latest is not None and latest.kind != "ew_eclat" and latest.data.get("rescuable"):
-        return latest
-    return None
-
-
-def attack_step_context(request, event: Event, form) -> dict:
-    """What an EW attack changed, for its out-of-band answer, built from the step's own
-    combatants (already up to date in memory) without reloading the fight: the two rows,
-    the new log line, undo and redo, and the odds of the same attack again. The attack form
-    itself stays as the GM left it (an attack never changes who acts)."""
-    from apps.systems.ew.combat import plan_attack
-
-    from .steps import EncounterError
-
-    encounter = event.encounter  # the step's locked instance: version, round, turn are new
-    combatants = form.combatants
-    house = encounter.campaign.house()
-    try:
-        plan, plan_error = plan_attack(encounter, form.choice(), combatants), None
-    except EncounterError as error:
-        plan, plan_error = None, error.message
-    acting = acting_combatant(encounter, combatants)
-    log = [LogLine(event, describe(event))]
-    return {
-        "encounter": encounter,
-        "campaign": encounter.campaign,
-        "house": house,
-        "rows": rows_for(encounter, combatants, house, only={event.actor_id, event.target_id}),
-        "acting": acting,
-        "log": log,
-        # The step just made can be undone; a new step leaves nothing to redo.
-        "can_undo": True,
-        "can_redo": False,
-        # The attack is the latest roll: it is the one a point d'éclat could save.
-        "rescuable": event if event.data.get("rescuable") else None,
-        "stances_left": _stances_left(encounter, acting),
-        "plan": plan,
-        "plan_error": plan_error,
-        "live_url": reverse("encounters:changes", args=[encounter.pk]),
-    }
-
-
-def _default_attack_plan(form) -> tuple[object | None, str | None]:
-    """The odds of the EW attack form as first shown (its target, bare fists, no active
-    defence), or why that attack cannot be made (an attacker in total defence...)."""
-    from apps.systems.ew.combat import AttackChoice, plan_attack
-
-    from .steps import EncounterError
-
-    try:
-        choice = AttackChoice(attacker_id=form.acting.pk, target_id=form.target_id)
-        return plan_attack(form.encounter, choice, form.combatants), None
-    except EncounterError as error:
-        return None, error.message
 
 
 def table_context(request, encounter: Encounter) -> dict:

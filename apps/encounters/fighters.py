@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-from apps.rules import aethoria, ew
+from apps.systems import system_of_rules
 
 from .models import Combatant
 
 
-def ew_pools(combatant: Combatant) -> ew.EwPools:
-    return combatant.character.ew.pools()
-
-
 def is_out(combatant: Combatant, house) -> bool:
-    """Out of the fight: unconscious or dead (EW), PV at 0 or below (Aethoria)."""
-    if isinstance(house, ew.EwHouseRules):
-        pools = ew_pools(combatant)
-        return pools.unconscious or pools.dead
-    return combatant.character.aethoria.pv <= 0
+    """Out of the fight, as its system says (unconscious or dead, PV at 0...)."""
+    return system_of_rules(house).is_out(combatant, house)
 
 
 def is_dead(combatant: Combatant, house) -> bool:
-    if isinstance(house, ew.EwHouseRules):
-        return ew_pools(combatant).dead
-    sheet = combatant.character.aethoria
-    return aethoria.condition(sheet.pv, sheet.vitalite, house) == aethoria.DEAD
+    return system_of_rules(house).is_dead(combatant, house)
 
 
 def attack_target(form, attacker: Combatant, others: list[Combatant], house) -> Combatant | None:

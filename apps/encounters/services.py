@@ -1,28 +1,29 @@
 """Encounter lifecycle: prepare, start, turns and rounds, pause, end, undo and redo.
 
-The actions of each system (attacks, tests, spells...) are in ``ew_services`` and
-``aethoria_services``; all of them go through ``steps.Step`` so every change is recorded.
+What differs between systems (initiative, turn and round starts, pools) comes from the
+campaign's ``GameSystem`` (``apps.systems``); each system's actions (attacks, tests,
+spells...) live in its own folder. All of them go through ``steps.Step`` so every change
+is recorded.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from apps.campaigns.models import Campaign, LogEntry, LogKind
-from apps.characters.models import AethoriaSkillRank, Character, EwSpecialtyRank
+from apps.characters.models import Character
 from apps.core.changes import write_back
 from apps.core.refusals import rules_message
-from apps.rules import aethoria, ew
 from apps.rules.dice import SecureDice, check_d10, check_d20
 from apps.rules.errors import RulesError
+from apps.systems import system_of
 
 from .fighters import is_dead, is_out
 from .models import Combatant, DiceSource, Encounter, Event, Status
@@ -133,10 +134,11 @@ def load_combatants(encounter: Encounter, *, gear: bool = True) -> list[Combatan
     """The combatants in acting order with their sheets (fixed queries). ``gear`` also loads
     every sheet's weapons and specialties or skills; without it, ``prefetch_gear`` loads them
     for just the fighters a step involves (the rest of the list only shows names and pools)."""
-    sheet = "character__ew" if encounter.campaign.is_ew else "character__aethoria"
-    extra = ("armour",) if encounter.campaign.is_ew else ("shield", "domain")
+    system = system_of(encounter.campaign)
+    sheet = f"character__{system.sheet_name}"
+    related = [f"{sheet}__{name}" for name in system.fighter_relations] or [sheet]
     combatants = list(
-        encounter.combatants.select_related(*(f"{sheet}__{name}" for name in extra))
+        encounter.combatants.select_related(*related)
         # A fight never shows a character's texts: leave them in the database.
         .defer(*(f"character__{name}" for name in CHARACTER_TEXTS))
         .order_by("position", "pk")
@@ -150,30 +152,12 @@ def load_combatants(encounter: Encounter, *, gear: bool = True) -> list[Combatan
 
 
 def prefetch_gear(encounter: Encounter, combatants: Sequence[Combatant | None]) -> None:
-    """Load the weapons and specialties (EW) or weapons, armour and skills (Aethoria) of these
-    combatants' sheets, in a fixed number of queries; sheets already loaded are skipped."""
-    if encounter.campaign.is_ew:
-        sheets = [c.character.ew for c in combatants if c is not None]
-        lookups = [
-            "weapons",
-            Prefetch("specialties", queryset=EwSpecialtyRank.objects.select_related("specialty")),
-        ]
-    else:
-        sheets = [c.character.aethoria for c in combatants if c is not None]
-        lookups = [
-            "weapons",
-            "armour_pieces__coverages",
-            Prefetch("skills", queryset=AethoriaSkillRank.objects.select_related("skill")),
-        ]
-    prefetch_related_objects(sheets, *lookups)
-
-
-def prefetch_skills(combatants: Sequence[Combatant]) -> None:
-    """Aethoria: the skills of these combatants' sheets, in one query (their other gear is
-    left to ``prefetch_gear``)."""
-    sheets = [c.character.aethoria for c in combatants]
-    skills = Prefetch("skills", queryset=AethoriaSkillRank.objects.select_related("skill"))
-    prefetch_related_objects(sheets, skills)
+    """Load the gear of these combatants' sheets as their system lists it (weapons,
+    specialties, armour, skills...), in a fixed number of queries; sheets already loaded
+    are skipped."""
+    system = system_of(encounter.campaign)
+    sheets = [getattr(c.character, system.sheet_name) for c in combatants if c is not None]
+    prefetch_related_objects(sheets, *system.gear_lookups())
 
 
 def _combatants(encounter: Encounter) -> list[Combatant]:
@@ -182,8 +166,9 @@ def _combatants(encounter: Encounter) -> list[Combatant]:
 
 def _combatant(encounter: Encounter, combatant_id: int | None) -> Combatant:
     try:
+        sheet = system_of(encounter.campaign).sheet_name
         return encounter.combatants.select_related(
-            "character__ew", "character__aethoria", "character__campaign"
+            f"character__{sheet}", "character__campaign"
         ).get(pk=combatant_id)
     except (Combatant.DoesNotExist, ValueError, TypeError):
         raise EncounterError(_("Ce combattant ne fait pas partie de la rencontre.")) from None
@@ -215,36 +200,15 @@ def _roll_initiative(
 ) -> list[dict]:
     """Roll initiative per the system and set everyone's position; returns the rolls."""
     encounter = step.encounter
-    house = encounter.campaign.house()
-    draws = SecureDice()
-    if encounter.campaign.is_ew:
-        faces, step.dice = _initiative_faces(combatants, typed, 10)
-        rolls = [
-            ew.EwInitiativeRoll(
-                key=c.pk,
-                com=c.character.ew.derived(house.rounding).com,
-                roll=faces[c.pk],
-                draw=draws.draw(),
-            )
-            for c in combatants
-        ]
-        ordered = ew.initiative_order(rolls, house)
-    else:
-        faces, step.dice = _initiative_faces(combatants, typed, 20)
-        rolls = [
-            aethoria.AethoriaInitiativeRoll(
-                key=c.pk, adresse=c.character.aethoria.adresse, roll=faces[c.pk], draw=draws.draw()
-            )
-            for c in combatants
-        ]
-        ordered = aethoria.initiative_order(rolls, house)
+    system = system_of(encounter.campaign)
+    faces, step.dice = _initiative_faces(combatants, typed, system.initiative_sides)
+    ordered = system.initiative_order(combatants, faces, SecureDice(), encounter.campaign.house())
     by_pk = {c.pk: c for c in combatants}
     result = []
     for position, roll in enumerate(ordered):
-        combatant = by_pk[roll.key]
-        total = roll.total if encounter.campaign.is_ew else roll.roll
+        combatant = by_pk[roll.combatant_id]
         step.set(combatant, "position", position)
-        step.set(combatant, "initiative", total)
+        step.set(combatant, "initiative", roll.total)
         step.set(combatant, "initiative_roll", roll.roll)
         step.set(combatant, "tie_draw", roll.draw)
         result.append(
@@ -252,17 +216,10 @@ def _roll_initiative(
                 "combatant": combatant.pk,
                 "name": combatant.character.name,
                 "roll": roll.roll,
-                "total": total,
+                "total": roll.total,
             }
         )
     return result
-
-
-def fresh_state(encounter: Encounter) -> dict:
-    """A combatant's state at the start of a round (EW) or of its own turn (Aethoria)."""
-    if encounter.campaign.is_ew:
-        return asdict(ew.RoundActions())
-    return asdict(aethoria.TurnState())
 
 
 @transaction.atomic
@@ -281,7 +238,7 @@ def encounter_start(
     except RulesError as error:
         raise EncounterError(rules_message(error), error.field) from error
     for combatant in combatants:
-        step.set(combatant, "state", fresh_state(encounter))
+        step.set(combatant, "state", system_of(encounter.campaign).fresh_state())
     step.set(encounter, "status", Status.RUNNING)
     step.set(encounter, "round", 1)
     step.set(encounter, "turn", 0)
@@ -296,12 +253,9 @@ def encounter_start(
 
 
 def _sheet_values(combatant: Combatant) -> dict:
+    """The pools a fight's summary compares with those it started with."""
     sheet = combatant.character.sheet
-    fields = (
-        ("superficial_left", "lethal_left", "eclat")
-        if combatant.character.campaign.is_ew
-        else ("pv", "fatigue_physical", "fatigue_mental")
-    )
+    fields = system_of(combatant.character.campaign).summary_pool_fields
     return {name: getattr(sheet, name) for name in fields}
 
 
@@ -342,15 +296,12 @@ def encounter_next_turn(
 
 def _new_round(step: Step, combatants: list[Combatant], house, typed) -> dict:
     encounter = step.encounter
+    system = system_of(encounter.campaign)
     step.set(encounter, "round", encounter.round + 1)
     data: dict = {"new_round": encounter.round}
-    if encounter.campaign.is_ew:
-        # EW: initiative again at the start of every round; the round's actions start afresh.
+    if system.initiative_each_round(encounter.round, house):
         data["initiative"] = _roll_initiative(step, combatants, typed)
-        for combatant in combatants:
-            step.set(combatant, "state", fresh_state(encounter))
-    elif aethoria.initiative_roll_needed(encounter.round, house):
-        data["initiative"] = _roll_initiative(step, combatants, typed)
+    system.begin_round(step, combatants)
     combatants.sort(key=lambda c: (c.position, c.pk))
     first = next((i for i, c in enumerate(combatants) if not is_out(c, house)), 0)
     step.set(encounter, "turn", first)
@@ -358,39 +309,10 @@ def _new_round(step: Step, combatants: list[Combatant], house, typed) -> dict:
 
 
 def _begin_turn(step: Step, combatants: list[Combatant]) -> dict:
-    """Aethoria: the acting combatant's own turn starts — its defences come back, a prepared
-    action expires, an aim matures, and bleeding costs PV. Part of the step that passed the
-    turn, so one undo steps back over both."""
-    encounter = step.encounter
-    if encounter.campaign.is_ew:
-        return {}
+    """The acting combatant's turn starts (in Aethoria its defences come back, bleeding
+    costs PV...): part of the step that passed the turn, so one undo steps back over both."""
     combatants.sort(key=lambda c: (c.position, c.pk))
-    acting = combatants[encounter.turn]
-    house = encounter.campaign.house()
-    state = aethoria_turn_state(acting).start_turn()
-    step.set(acting, "state", {**acting.state, **turn_state_json(state)})
-    if not acting.state.get("bleeding") or is_dead(acting, house):
-        return {}
-    sheet = acting.character.aethoria
-    pools, delta = aethoria.bleed(sheet.pools(house), house)
-    step.set(sheet, "pv", pools.pv)
-    return {"bleeding": -delta.pv}
-
-
-def aethoria_turn_state(combatant: Combatant) -> aethoria.TurnState:
-    state = dict(combatant.state)
-    prepared = state.get("prepared")
-    return aethoria.TurnState(
-        defences=state.get("defences", aethoria.BASE_DEFENCES),
-        acted=state.get("acted", False),
-        aim_target=state.get("aim_target"),
-        aim_ready=state.get("aim_ready", False),
-        prepared=aethoria.PreparedAction(**prepared) if prepared else None,
-    )
-
-
-def turn_state_json(state: aethoria.TurnState) -> dict:
-    return asdict(state)
+    return system_of(step.encounter.campaign).begin_turn(step, combatants)
 
 
 # --- Pause, resume, end ----------------------------------------------------------------------
@@ -507,10 +429,7 @@ def encounter_summary(encounter: Encounter, combatants: Sequence[Combatant]) -> 
             }
         )
     summary = {"rounds": encounter.round, "combatants": rows}
-    if not encounter.campaign.is_ew:
-        from apps.systems.aethoria.combat import undecided_effects  # it builds on this module
-
-        summary["undecided"] = undecided_effects(encounter)
+    summary.update(system_of(encounter.campaign).summary_extras(encounter))
     return summary
 
 

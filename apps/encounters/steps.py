@@ -15,8 +15,8 @@ from typing import Any
 from django.db import connection, models
 from django.utils.translation import gettext as _
 
-from apps.characters.models import AethoriaSheet, EwSheet
 from apps.core.changes import changed_since
+from apps.systems import system_of
 
 from .models import Combatant, DiceSource, Encounter, Event, Status
 
@@ -73,29 +73,21 @@ def lock_sheets(encounter: Encounter, character_ids, fields: tuple[str, ...]) ->
     return {sheet.character_id: {name: getattr(sheet, name) for name in fields} for sheet in sheets}
 
 
-# The pool fields of each system's sheet that a player can change from their own sheet
-# while a fight runs (spending éclat or fatigue), which leaves the encounter's version alone.
-SHEET_POOLS = {
-    "ew": ("superficial_left", "lethal_left", "eclat", "eclat_max"),
-    "aethoria": ("pv", "fatigue_physical", "fatigue_mental"),
-}
-
-
 def lock_and_refresh_pools(encounter: Encounter, combatants, *pks: int) -> None:
     """Lock the sheets of the combatants ``pks`` among those loaded and read their pools
     again. Their round or turn state needs no re-read: only steps change it, and the version
     checked under the encounter's lock proves that no step happened since they were loaded."""
-    system = encounter.campaign.system
+    system = system_of(encounter.campaign)
     involved = {c.character_id: c for c in combatants if c.pk in pks}
-    fresh = lock_sheets(encounter, list(involved), SHEET_POOLS[system])
+    fresh = lock_sheets(encounter, list(involved), system.live_pool_fields)
     for character_id, values in fresh.items():
-        sheet = getattr(involved[character_id].character, system)  # .ew or .aethoria
+        sheet = getattr(involved[character_id].character, system.sheet_name)
         for name, value in values.items():
             setattr(sheet, name, value)
 
 
 def _sheets_for_update(encounter: Encounter, **where) -> models.QuerySet:
-    sheet_model = EwSheet if encounter.campaign.is_ew else AethoriaSheet
+    sheet_model = system_of(encounter.campaign).sheet_model()
     # One query locks each character with its sheet, in character order: the sheet services
     # lock a character, then its sheet, so the two can never wait on each other in a cycle.
     return (

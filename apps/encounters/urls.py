@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.systems.aethoria import views as aethoria_views
+from apps.systems import all_systems
 
 from . import views
 
@@ -36,12 +36,6 @@ urlpatterns = [
     path("<int:encounter_id>/rouvrir/", views.encounter_reopen, name="reopen"),
     path("<int:encounter_id>/annuler/", views.encounter_undo, name="undo"),
     path("<int:encounter_id>/retablir/", views.encounter_redo, name="redo"),
-    path("<int:encounter_id>/ew/attaque/", views.ew_attack, name="ew_attack"),
-    path("<int:encounter_id>/ew/attaque/cotes/", views.ew_attack_odds, name="ew_attack_odds"),
-    path("<int:encounter_id>/ew/test/", views.ew_test, name="ew_test"),
-    path("<int:encounter_id>/ew/test/cotes/", views.ew_test_odds, name="ew_test_odds"),
-    path("<int:encounter_id>/ew/posture/", views.ew_stance, name="ew_stance"),
-    path("<int:encounter_id>/ew/eclat/", views.ew_eclat, name="ew_eclat"),
-    path("<int:encounter_id>/ew/coup-de-pouce/", views.ew_coup_de_pouce, name="ew_coup_de_pouce"),
-    *aethoria_views.urlpatterns,
+    # Each game system's console actions (``apps/systems/<code>/urls.py``).
+    *(route for system in all_systems() for route in system.urlpatterns()),
 ]

@@ -21,6 +21,7 @@ from django.urls import reverse
 
 from apps.encounters import views
 from apps.encounters.models import Encounter
+from apps.systems.ew import views as ew_views
 from tests.encounters.test_encounter_queries import fight
 
 ROUNDS = 200
@@ -172,8 +173,8 @@ def _answer_template_ms(attack, monkeypatch) -> float:
         captured["request"], captured["context"] = request, real(request, event, form)
         return captured["context"]
 
-    real = views.attack_step_context
-    monkeypatch.setattr(views, "attack_step_context", capture)
+    real = ew_views.attack_step_context
+    monkeypatch.setattr(ew_views, "attack_step_context", capture)
     attack()
     request, context = captured["request"], captured["context"]
 

@@ -22,7 +22,7 @@ from apps.characters.models import AethoriaSkillRank
 from apps.core.refusals import rules_message
 from apps.encounters.fighters import is_dead, is_out
 from apps.encounters.models import Combatant, DiceSource, Encounter, Event, Status
-from apps.encounters.services import _combatant, _combatants, acting_combatant, aethoria_turn_state
+from apps.encounters.services import _combatant, _combatants, acting_combatant
 from apps.encounters.steps import (
     EncounterError,
     Step,
@@ -35,6 +35,7 @@ from apps.rules.dice import D10, D20, SecureDice, check_faces
 from apps.rules.errors import RulesError
 
 from .log import WORDS, location_words
+from .turns import aethoria_turn_state
 
 ATTACK_EVENT = "aethoria_attack"
 TEST_EVENT = "aethoria_test"

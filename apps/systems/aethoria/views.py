@@ -1,11 +1,10 @@
-"""Aethoria actions of the encounter console (routes are appended to urls.py)."""
+"""Aethoria actions of the encounter console (their routes: ``urls.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from django.template.response import TemplateResponse
-from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -356,20 +355,3 @@ def aethoria_attack_fatigue(request: HtmxHttpRequest, encounter_id: int):
         )
 
     return _act(request, encounter, "aethoria_attack_fatigue", form, call)
-
-
-P = "<int:encounter_id>/aethoria/"
-urlpatterns = [
-    path(f"{P}attaque/", aethoria_attack, name="aethoria_attack"),
-    path(f"{P}attaque/cotes/", aethoria_attack_odds, name="aethoria_attack_odds"),
-    path(f"{P}action/", aethoria_special, name="aethoria_special"),
-    path(f"{P}declencher/", aethoria_fire, name="aethoria_fire"),
-    path(f"{P}effet/", aethoria_effect, name="aethoria_effect"),
-    path(f"{P}sort/", aethoria_spell, name="aethoria_spell"),
-    path(f"{P}sort/cotes/", aethoria_spell_odds, name="aethoria_spell_odds"),
-    path(f"{P}test/", aethoria_test, name="aethoria_test"),
-    path(f"{P}test/cotes/", aethoria_test_odds, name="aethoria_test_odds"),
-    path(f"{P}fatigue/", aethoria_fatigue, name="aethoria_fatigue"),
-    path(f"{P}attaque/fatigue/", aethoria_attack_fatigue, name="aethoria_attack_fatigue"),
-    path(f"{P}viser/hors-d-atteinte/", aethoria_aim_lost, name="aethoria_aim_lost"),
-]

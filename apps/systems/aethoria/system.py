@@ -1,0 +1,89 @@
+"""Aethoria wired into the generic apps: every hook of ``GameSystem``, filled from the
+modules of this folder and the rules engine (``apps.rules.aethoria``)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from django.db.models import Prefetch
+
+from apps.characters.models import AethoriaSheet, AethoriaSkillRank
+from apps.rules import aethoria
+from apps.systems.base import GameSystem, InitiativeResult
+
+from . import combat, console, forms, log, turns, urls
+
+
+class AethoriaSystem(GameSystem):
+    code = "aethoria"
+    label = "Aethoria"
+    house_rules_class = aethoria.AethoriaHouseRules
+    sheet_name = "aethoria"
+    initiative_sides = 20
+    live_pool_fields = ("pv", "fatigue_physical", "fatigue_mental")
+    summary_pool_fields = ("pv", "fatigue_physical", "fatigue_mental")
+    fighter_relations = ("shield", "domain")
+    actions_template = "systems/aethoria/_actions.html"
+
+    def sheet_model(self):
+        return AethoriaSheet
+
+    def gear_lookups(self) -> list:
+        skills = AethoriaSkillRank.objects.select_related("skill")
+        return ["weapons", "armour_pieces__coverages", Prefetch("skills", queryset=skills)]
+
+    def is_out(self, combatant, house) -> bool:
+        """PV at 0 or below."""
+        return combatant.character.aethoria.pv <= 0
+
+    def is_dead(self, combatant, house) -> bool:
+        return turns.is_dead(combatant, house)
+
+    def initiative_order(self, combatants, faces, draws, house) -> list:
+        """The d20 alone orders the fighters (Adresse breaks the ties)."""
+        rolls = [
+            aethoria.AethoriaInitiativeRoll(
+                key=c.pk, adresse=c.character.aethoria.adresse, roll=faces[c.pk], draw=draws.draw()
+            )
+            for c in combatants
+        ]
+        return [
+            InitiativeResult(roll.key, roll.roll, roll.roll, roll.draw)
+            for roll in aethoria.initiative_order(rolls, house)
+        ]
+
+    def initiative_each_round(self, round_number: int, house) -> bool:
+        return aethoria.initiative_roll_needed(round_number, house)
+
+    def fresh_state(self) -> dict:
+        return asdict(aethoria.TurnState())
+
+    def begin_round(self, step, combatants) -> None:
+        pass  # an Aethoria fighter's state renews at the start of its own turn
+
+    def begin_turn(self, step, combatants) -> dict:
+        return turns.begin_turn(step, combatants)
+
+    def summary_extras(self, encounter) -> dict:
+        return {"undecided": combat.undecided_effects(encounter)}
+
+    def fighter_row(self, combatant, house):
+        return console.fighter_row(combatant, house)
+
+    def load_console_fight(self, encounter, *, test_panel: bool):
+        return console.load_console_fight(encounter, test_panel=test_panel)
+
+    def console_forms(self, encounter, combatants, acting, forms_, *, test_panel: bool) -> None:
+        forms.console_forms(encounter, combatants, acting, forms_, test_panel=test_panel)
+
+    def console_extras(self, encounter, acting, forms_, *, actions: bool) -> dict:
+        return {}
+
+    def log_writers(self) -> dict:
+        return log.AETHORIA_WRITERS
+
+    def urlpatterns(self) -> list:
+        return urls.urlpatterns
+
+
+AETHORIA = AethoriaSystem()

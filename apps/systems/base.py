@@ -1,0 +1,134 @@
+"""The contract of a game system: one hook per thing that differs between systems.
+
+A system subclasses ``GameSystem`` in its own ``system.py`` and fills every hook; an
+abstract hook left out makes the system fail to load, and ``SystemsConfig.ready`` loads
+every registered system when Django starts, so a missing hook stops the start-up instead
+of a request. Hooks receive model instances and return plain values, forms or context
+entries; the generic code never asks which system it is talking to.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from django.db import models
+    from django.urls import URLPattern
+
+    from apps.characters.bars import Bar
+    from apps.encounters.models import Combatant, Encounter
+    from apps.encounters.steps import Step
+
+
+@dataclass(frozen=True)
+class InitiativeResult:
+    """One fighter's place in the acting order, as the system's initiative rule set it."""
+
+    combatant_id: int
+    roll: int  # the face of the die
+    total: int  # what the order is sorted on (roll + characteristic, or the roll alone)
+    draw: int  # the random draw that broke the last ties
+
+
+class GameSystem(ABC):
+    """A game system as the generic apps see it. Class attributes describe it; methods do
+    what differs."""
+
+    code: str  # the campaign's ``system`` value, and the folder's name
+    label: str  # shown to people ("EW-System")
+    house_rules_class: type  # the engine's frozen dataclass of house rules
+    sheet_name: str  # the related name of a character's sheet ("ew")
+    initiative_sides: int  # the die of initiative (10 or 20)
+    # The sheet's pools that a player may change from their phone while a fight runs
+    # (re-read under lock by a step), and those a fight's summary compares with the start.
+    live_pool_fields: tuple[str, ...]
+    summary_pool_fields: tuple[str, ...]
+    # The sheet's relations a fighter's row reads (its armour...), joined when a fight loads.
+    fighter_relations: tuple[str, ...] = ()
+    # The console's actions panel while the fight runs.
+    actions_template: str
+
+    # --- Characters -------------------------------------------------------------------------
+
+    @abstractmethod
+    def sheet_model(self) -> type[models.Model]:
+        """The model of this system's character sheet (one-to-one with Character)."""
+
+    @abstractmethod
+    def gear_lookups(self) -> list:
+        """``prefetch_related`` lookups of a sheet's gear (weapons, skills...) for a fight."""
+
+    # --- Fights -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def is_out(self, combatant: Combatant, house) -> bool:
+        """Out of the fight: its turn is skipped."""
+
+    @abstractmethod
+    def is_dead(self, combatant: Combatant, house) -> bool:
+        """Dead: it can no longer be attacked."""
+
+    @abstractmethod
+    def initiative_order(
+        self, combatants: Sequence[Combatant], faces: dict[int, int], draws, house
+    ) -> list[InitiativeResult]:
+        """The acting order from each combatant's face (``draws``: a source of tie draws)."""
+
+    @abstractmethod
+    def initiative_each_round(self, round_number: int, house) -> bool:
+        """Whether initiative is rolled again as this round begins."""
+
+    @abstractmethod
+    def fresh_state(self) -> dict:
+        """A combatant's fight state when the fight starts (as JSON)."""
+
+    @abstractmethod
+    def begin_round(self, step: Step, combatants: list[Combatant]) -> None:
+        """What a new round changes, recorded on the step that opened it."""
+
+    @abstractmethod
+    def begin_turn(self, step: Step, combatants: list[Combatant]) -> dict:
+        """What the start of the acting combatant's turn changes; returns the log data."""
+
+    @abstractmethod
+    def summary_extras(self, encounter: Encounter) -> dict:
+        """What the end-of-fight summary adds for this system (effects left undecided...)."""
+
+    # --- The console ------------------------------------------------------------------------
+
+    @abstractmethod
+    def fighter_row(self, combatant: Combatant, house) -> tuple[list[Bar], list[str]]:
+        """A fighter's pools as bars and its fight state as short notes (order list)."""
+
+    @abstractmethod
+    def load_console_fight(self, encounter: Encounter, *, test_panel: bool) -> list[Combatant]:
+        """The fight as the console shows it (with what its open panels read)."""
+
+    @abstractmethod
+    def console_forms(
+        self,
+        encounter: Encounter,
+        combatants: list[Combatant],
+        acting: Combatant | None,
+        forms: dict,
+        *,
+        test_panel: bool,
+    ) -> None:
+        """Add the unbound forms of the actions panel to ``forms`` (bound ones are kept)."""
+
+    @abstractmethod
+    def console_extras(
+        self, encounter: Encounter, acting: Combatant | None, forms: dict, *, actions: bool
+    ) -> dict[str, Any]:
+        """The actions panel's other context (odds of the default attack, offers...)."""
+
+    @abstractmethod
+    def log_writers(self) -> dict:
+        """{event kind: function(data) -> sentence} for this system's events."""
+
+    @abstractmethod
+    def urlpatterns(self) -> list[URLPattern]:
+        """The routes of this system's console actions (in the ``encounters`` namespace)."""

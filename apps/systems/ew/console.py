@@ -1,0 +1,141 @@
+"""What the encounter console shows of an EW-System fight: a fighter's row, the actions
+panel's forms and offers, and the light answer to an attack."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from apps.characters.bars import Bar
+from apps.encounters.console import LogLine, rows_for
+from apps.encounters.log import describe
+from apps.encounters.models import Combatant, Encounter, Event, Status
+from apps.encounters.services import acting_combatant, load_combatants
+from apps.encounters.steps import EncounterError
+from apps.rules import ew
+
+from .combat import AttackChoice, plan_attack, stances_left
+from .forms import EwAttackForm, EwTestForm
+
+
+def fighter_row(combatant: Combatant, house: ew.EwHouseRules) -> tuple[list[Bar], list[str]]:
+    sheet = combatant.character.ew
+    pools = sheet.pools()
+    bars = [
+        Bar("superficial", _("Superficiels"), pools.superficial, pools.pv),
+        Bar("lethal", _("Létaux"), pools.lethal, pools.pv),
+        Bar("eclat", _("Éclat"), sheet.eclat, sheet.eclat_max),
+    ]
+    notes = []
+    if pools.wound_malus:
+        notes.append(_("malus %(malus)s") % {"malus": pools.wound_malus})
+    state = combatant.state or {}
+    if state.get("stance") == ew.TOTAL_ATTACK:
+        notes.append(_("attaque totale"))
+    elif state.get("stance") == ew.TOTAL_DEFENCE:
+        notes.append(_("défense totale"))
+    actions = state.get("attacks", 0), state.get("defences", 0)
+    if any(actions):
+        notes.append(_("%(a)s att. / %(d)s déf. ce round") % {"a": actions[0], "d": actions[1]})
+    return bars, notes
+
+
+def load_console_fight(encounter: Encounter, *, test_panel: bool) -> list[Combatant]:
+    """The attack form loads the gear of its two fighters itself; the test form lists any
+    fighter's specialties, read only when the test panel is open."""
+    return load_combatants(encounter, gear=test_panel)
+
+
+def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: bool) -> None:
+    initial = {"version": encounter.version}
+    if acting is not None:
+        forms.setdefault(
+            "ew_attack",
+            EwAttackForm(
+                initial=initial, encounter=encounter, attacker=acting, combatants=combatants
+            ),
+        )
+    if test_panel:
+        forms.setdefault(
+            "ew_test",
+            EwTestForm(initial=initial, encounter=encounter, combatants=combatants, acting=acting),
+        )
+
+
+def console_extras(encounter: Encounter, acting, forms: dict, *, actions: bool) -> dict:
+    """The odds of the attack form as first shown, the stances still allowed, and the
+    failed roll a point d'éclat could still save."""
+    attack_plan = attack_plan_error = None
+    attack_form = forms.get("ew_attack")
+    if attack_form is not None and not attack_form.is_bound and len(attack_form.combatants) > 1:
+        attack_plan, attack_plan_error = default_attack_plan(attack_form)
+    return {
+        "attack_plan": attack_plan,
+        "attack_plan_error": attack_plan_error,
+        "stances_left": running_stances_left(encounter, acting) if actions else [],
+        "rescuable": rescuable_roll(encounter),
+    }
+
+
+def running_stances_left(encounter: Encounter, acting: Combatant | None) -> list[str]:
+    if acting is None or encounter.status != Status.RUNNING:
+        return []
+    return stances_left(acting)
+
+
+def rescuable_roll(encounter: Encounter) -> Event | None:
+    """The failed roll of a PC that a point d'éclat could still turn around: only the
+    latest roll is offered, and a rescue comes after the roll it saved. One query."""
+    if encounter.status != Status.RUNNING:
+        return None
+    latest = (
+        encounter.events.filter(kind__in=("ew_attack", "ew_test", "ew_eclat"), undone=False)
+        .select_related("actor__character")
+        .order_by("-sequence")
+        .first()
+    )
+    if latest is not None and latest.kind != "ew_eclat" and latest.data.get("rescuable"):
+        return latest
+    return None
+
+
+def default_attack_plan(form) -> tuple[object | None, str | None]:
+    """The odds of the attack form as first shown (its target, bare fists, no active
+    defence), or why that attack cannot be made (an attacker in total defence...)."""
+    try:
+        choice = AttackChoice(attacker_id=form.acting.pk, target_id=form.target_id)
+        return plan_attack(form.encounter, choice, form.combatants), None
+    except EncounterError as error:
+        return None, error.message
+
+
+def attack_step_context(request, event: Event, form) -> dict:
+    """What an attack changed, for its out-of-band answer, built from the step's own
+    combatants (already up to date in memory) without reloading the fight: the two rows,
+    the new log line, undo and redo, and the odds of the same attack again. The attack form
+    itself stays as the GM left it (an attack never changes who acts)."""
+    encounter = event.encounter  # the step's locked instance: version, round, turn are new
+    combatants = form.combatants
+    house = encounter.campaign.house()
+    try:
+        plan, plan_error = plan_attack(encounter, form.choice(), combatants), None
+    except EncounterError as error:
+        plan, plan_error = None, error.message
+    acting = acting_combatant(encounter, combatants)
+    return {
+        "encounter": encounter,
+        "campaign": encounter.campaign,
+        "house": house,
+        "rows": rows_for(encounter, combatants, house, only={event.actor_id, event.target_id}),
+        "acting": acting,
+        "log": [LogLine(event, describe(event))],
+        # The step just made can be undone; a new step leaves nothing to redo.
+        "can_undo": True,
+        "can_redo": False,
+        # The attack is the latest roll: it is the one a point d'éclat could save.
+        "rescuable": event if event.data.get("rescuable") else None,
+        "stances_left": running_stances_left(encounter, acting),
+        "plan": plan,
+        "plan_error": plan_error,
+        "live_url": reverse("encounters:changes", args=[encounter.pk]),
+    }

@@ -1,0 +1,198 @@
+"""The EW-System console's forms: attack, test, stance, éclat (C10: every input through one)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.encounters.fighters import attack_target
+from apps.encounters.forms import VersionForm, add_encounter_error, optional_face
+from apps.encounters.models import Combatant, Encounter
+from apps.encounters.services import prefetch_gear
+from apps.encounters.steps import EncounterError
+from apps.rules import ew
+
+from .combat import AttackChoice, TestChoice, plan_attack, plan_test
+
+
+class EwAttackForm(VersionForm):
+    attacker = forms.IntegerField(widget=forms.HiddenInput)
+    target = forms.TypedChoiceField(label=_("Cible"), coerce=int)
+    weapon = forms.TypedChoiceField(label=_("Arme"), coerce=int, required=False, empty_value=None)
+    specialty = forms.TypedChoiceField(
+        label=_("Spécialité"), coerce=int, required=False, empty_value=None
+    )
+    defence = forms.ChoiceField(
+        label=_("Le défenseur"),
+        choices=[
+            ("none", _("ne se défend pas (défense naturelle)")),
+            ("active", _("se défend activement")),
+        ],
+        initial="none",
+        widget=forms.RadioSelect,
+    )
+    defence_specialty = forms.TypedChoiceField(
+        label=_("Spécialité du défenseur"), coerce=int, required=False, empty_value=None
+    )
+    modifier = forms.IntegerField(label=_("Modificateur"), initial=0, min_value=-20, max_value=20)
+    to_hit_face = optional_face(20, _("d20 pour toucher"))
+    damage_face = optional_face(10, _("d10 des dégâts (si touché)"))
+
+    def __init__(
+        self,
+        *args,
+        encounter: Encounter,
+        attacker: Combatant,
+        combatants: list[Combatant],
+        with_odds: bool = True,
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        self.encounter = encounter
+        self.acting = attacker
+        self.combatants = combatants
+        # The attack itself plans again under the step's lock (and reports the same refusals
+        # next to the same fields): computing the odds here too would be wasted.
+        self.with_odds = with_odds
+        self.plan = None
+        self.fields["attacker"].initial = attacker.pk
+        others = [c for c in combatants if c.pk != attacker.pk]
+        self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
+        # The other fighters' gear is never read: load only the two involved (fixed queries).
+        target = attack_target(self, attacker, others, encounter.campaign.house())
+        # Unbound, the form shows the target its first odds are drawn for.
+        self.target_id = target.pk if target else None
+        self.fields["target"].initial = self.target_id
+        prefetch_gear(encounter, [attacker, target])
+        sheet = attacker.character.ew
+        self.fields["weapon"].choices = [
+            ("", _("Poings")),
+            *((w.pk, w.name) for w in sheet.weapons.all()),
+        ]
+        self.fields["specialty"].choices = [
+            ("", _("Aucune (0)")),
+            *((r.pk, f"{r.specialty.name} ({r.level})") for r in sheet.specialties.all()),
+        ]
+        # The defender's specialties: only the chosen target's (the form is re-rendered when
+        # the target changes), so the list stays short whatever the size of the fight.
+        self.fields["defence_specialty"].choices = [
+            ("", _("Aucune (0)")),
+            *(
+                (r.pk, f"{r.specialty.name} ({r.level})")
+                for r in (target.character.ew.specialties.all() if target else ())
+            ),
+        ]
+
+    def choice(self) -> AttackChoice:
+        data = self.cleaned_data
+        return AttackChoice(
+            attacker_id=data["attacker"],
+            target_id=data["target"],
+            weapon_id=data.get("weapon"),
+            specialty_id=data.get("specialty"),
+            defence=data["defence"],
+            defence_specialty_id=data.get("defence_specialty"),
+            modifier=data["modifier"],
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("attacker") not in (None, self.acting.pk):
+            # A form left open from an earlier turn, or a forged one.
+            self.add_error(None, _("Ce n'est pas son tour d'agir."))
+        if self.errors or not self.with_odds:
+            return cleaned
+        try:
+            self.plan = plan_attack(self.encounter, self.choice(), self.combatants)
+        except EncounterError as error:
+            add_encounter_error(self, error)
+        return cleaned
+
+
+NA_SOURCES = [
+    *((name, label) for name, label in ew.CHARACTERISTIC_LABELS.items()),
+    ("con", _("con (connaissance) + spécialité")),
+    ("com", _("com (combat) + spécialité")),
+    ("hab", _("hab (habileté) + spécialité")),
+    ("soc", _("soc (social) + spécialité")),
+]
+
+
+class EwTestForm(VersionForm):
+    combatant = forms.TypedChoiceField(label=_("Qui"), coerce=int)
+    label = forms.CharField(label=_("Action"), required=False, max_length=80)
+    na_source = forms.ChoiceField(label=_("NA"), choices=NA_SOURCES)
+    specialty = forms.TypedChoiceField(
+        label=_("Spécialité"), coerce=int, required=False, empty_value=None
+    )
+    nd = forms.IntegerField(label=_("ND (difficulté)"), required=False, min_value=0, max_value=40)
+    opponent = forms.TypedChoiceField(
+        label=_("ou opposé à"), coerce=int, required=False, empty_value=None
+    )
+    modifier = forms.IntegerField(label=_("Modificateur"), initial=0, min_value=-20, max_value=20)
+    face = optional_face(20, _("d20"))
+
+    def __init__(
+        self,
+        *args,
+        encounter: Encounter,
+        combatants: list[Combatant],
+        acting: Combatant | None,
+        **kwargs,
+    ):
+        kwargs.setdefault("auto_id", "test_%s")  # the attack form's fields have the same names
+        super().__init__(*args, **kwargs)
+        self.encounter = encounter
+        self.plan = None
+        people = [(c.pk, c.character.name) for c in combatants]
+        self.fields["combatant"].choices = people
+        if acting:
+            self.fields["combatant"].initial = acting.pk
+        self.fields["opponent"].choices = [("", "—"), *people]
+        self.fields["specialty"].choices = [
+            ("", _("Aucune (0)")),
+            *(
+                (r.pk, f"{c.character.name} — {r.specialty.name} ({r.level})")
+                for c in combatants
+                for r in c.character.ew.specialties.all()
+            ),
+        ]
+
+    def choice(self) -> TestChoice:
+        data = self.cleaned_data
+        return TestChoice(
+            combatant_id=data["combatant"],
+            na_source=data["na_source"],
+            specialty_id=data.get("specialty"),
+            nd=data.get("nd"),
+            opponent_id=data.get("opponent"),
+            modifier=data["modifier"],
+            label=data.get("label", ""),
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        try:
+            self.plan = plan_test(self.encounter, self.choice())
+        except EncounterError as error:
+            add_encounter_error(self, error)
+        return cleaned
+
+
+class EwStanceForm(VersionForm):
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
+    stance = forms.ChoiceField(
+        choices=[(ew.TOTAL_ATTACK, _("Attaque totale")), (ew.TOTAL_DEFENCE, _("Défense totale"))]
+    )
+
+
+class EwEclatForm(VersionForm):
+    event = forms.IntegerField(widget=forms.HiddenInput)
+    damage_face = optional_face(10, _("d10 des dégâts"))
+
+
+class EwCoupDePouceForm(VersionForm):
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
+    note = forms.CharField(label=_("Coup de pouce"), max_length=200)

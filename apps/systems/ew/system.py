@@ -1,0 +1,99 @@
+"""EW-System wired into the generic apps: every hook of ``GameSystem``, filled from the
+modules of this folder and the rules engine (``apps.rules.ew``)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from django.db.models import Prefetch
+
+from apps.characters.models import EwSheet, EwSpecialtyRank
+from apps.rules import ew
+from apps.systems.base import GameSystem, InitiativeResult
+
+from . import console, log, urls
+
+
+def _pools(combatant) -> ew.EwPools:
+    return combatant.character.ew.pools()
+
+
+class EwSystem(GameSystem):
+    code = "ew"
+    label = "EW-System"
+    house_rules_class = ew.EwHouseRules
+    sheet_name = "ew"
+    initiative_sides = 10
+    live_pool_fields = ("superficial_left", "lethal_left", "eclat", "eclat_max")
+    summary_pool_fields = ("superficial_left", "lethal_left", "eclat")
+    fighter_relations = ("armour",)
+    actions_template = "systems/ew/_actions.html"
+
+    def sheet_model(self):
+        return EwSheet
+
+    def gear_lookups(self) -> list:
+        specialties = EwSpecialtyRank.objects.select_related("specialty")
+        return ["weapons", Prefetch("specialties", queryset=specialties)]
+
+    def is_out(self, combatant, house) -> bool:
+        """Unconscious or dead."""
+        pools = _pools(combatant)
+        return pools.unconscious or pools.dead
+
+    def is_dead(self, combatant, house) -> bool:
+        return _pools(combatant).dead
+
+    def initiative_order(self, combatants, faces, draws, house) -> list[InitiativeResult]:
+        """The d10 plus COM, every round (``ew.initiative_order`` breaks the ties)."""
+        rolls = [
+            ew.EwInitiativeRoll(
+                key=c.pk,
+                com=c.character.ew.derived(house.rounding).com,
+                roll=faces[c.pk],
+                draw=draws.draw(),
+            )
+            for c in combatants
+        ]
+        return [
+            InitiativeResult(roll.key, roll.roll, roll.total, roll.draw)
+            for roll in ew.initiative_order(rolls, house)
+        ]
+
+    def initiative_each_round(self, round_number: int, house) -> bool:
+        return True
+
+    def fresh_state(self) -> dict:
+        return asdict(ew.RoundActions())
+
+    def begin_round(self, step, combatants) -> None:
+        """Each round's actions (attacks, defences, stance) start afresh."""
+        for combatant in combatants:
+            step.set(combatant, "state", self.fresh_state())
+
+    def begin_turn(self, step, combatants) -> dict:
+        return {}  # an EW turn changes nothing by itself
+
+    def summary_extras(self, encounter) -> dict:
+        return {}
+
+    def fighter_row(self, combatant, house):
+        return console.fighter_row(combatant, house)
+
+    def load_console_fight(self, encounter, *, test_panel: bool):
+        return console.load_console_fight(encounter, test_panel=test_panel)
+
+    def console_forms(self, encounter, combatants, acting, forms, *, test_panel: bool) -> None:
+        console.console_forms(encounter, combatants, acting, forms, test_panel=test_panel)
+
+    def console_extras(self, encounter, acting, forms, *, actions: bool) -> dict:
+        return console.console_extras(encounter, acting, forms, actions=actions)
+
+    def log_writers(self) -> dict:
+        return log.EW_WRITERS
+
+    def urlpatterns(self) -> list:
+        return urls.urlpatterns
+
+
+EW = EwSystem()

@@ -1,0 +1,146 @@
+"""The EW-System actions of the encounter console: attack, test, stance, éclat."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap
+
+from apps.core.http import HtmxHttpRequest
+from apps.encounters.access import get_encounter_for_user
+from apps.encounters.forms import add_encounter_error
+from apps.encounters.models import Encounter
+from apps.encounters.services import acting_combatant, load_combatants
+from apps.encounters.steps import EncounterError, StaleVersion
+from apps.encounters.views import (
+    CONSOLE,
+    _refused,
+    _respond,
+    _respond_step,
+    _small_step,
+    _stale,
+)
+
+from . import combat
+from .console import attack_step_context
+from .forms import EwAttackForm, EwCoupDePouceForm, EwEclatForm, EwStanceForm, EwTestForm
+
+
+def _respond_attack(request, encounter: Encounter, event, form):
+    """Answer an attack with only what it changed (out-of-band fragments): the busiest action
+    of the console stays light whatever the size of the fight and its log."""
+    if not request.htmx:
+        return redirect("encounters:console", encounter.pk)
+    response = TemplateResponse(
+        request, f"{CONSOLE}#attack-update", attack_step_context(request, event, form)
+    )
+    return reswap(response, "none")
+
+
+def _ew_attack_form(request, encounter: Encounter, data=None, **options) -> EwAttackForm | None:
+    combatants = load_combatants(encounter, gear=False)  # the form loads what it reads
+    acting = acting_combatant(encounter, combatants)
+    if acting is None:
+        return None
+    return EwAttackForm(
+        data, encounter=encounter, attacker=acting, combatants=combatants, **options
+    )
+
+
+@require_GET
+def ew_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    """The odds of the attack being filled in, before any die is rolled."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = _ew_attack_form(request, encounter, request.GET)
+    if form is None:
+        return HttpResponse(status=204)
+    valid = form.is_valid()
+    context = {"form": form, "plan": form.plan if valid else None, "encounter": encounter}
+    return TemplateResponse(request, "systems/ew/_actions.html#ew-attack-form", context)
+
+
+@require_POST
+def ew_attack(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if stale := _stale(request, encounter):
+        return _refused(request, encounter, stale)
+    form = _ew_attack_form(request, encounter, request.POST, with_odds=False)
+    if form is None:
+        return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"ew_attack": form})
+    try:
+        event = combat.ew_attack(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            choice=form.choice(),
+            to_hit_face=form.cleaned_data["to_hit_face"],
+            damage_face=form.cleaned_data["damage_face"],
+            combatants=form.combatants,
+        )
+    except StaleVersion as error:
+        return _refused(request, encounter, error)
+    except EncounterError as error:
+        add_encounter_error(form, error)
+        return _respond(request, encounter, forms={"ew_attack": form})
+    return _respond_attack(request, encounter, event, form)
+
+
+def _ew_test_form(request, encounter: Encounter, data=None) -> EwTestForm:
+    combatants = load_combatants(encounter)
+    return EwTestForm(
+        data,
+        encounter=encounter,
+        combatants=combatants,
+        acting=acting_combatant(encounter, combatants),
+    )
+
+
+@require_GET
+def ew_test_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if "combatant" not in request.GET:  # the panel opens: an empty form with its odds
+        form = _ew_test_form(request, encounter)
+        form.initial = {"version": encounter.version}
+        context = {"form": form, "encounter": encounter, "house": encounter.campaign.house()}
+        return TemplateResponse(request, "systems/ew/_actions.html#ew-test-form", context)
+    form = _ew_test_form(request, encounter, request.GET)
+    valid = form.is_valid()
+    return TemplateResponse(
+        request, f"{CONSOLE}#ew-test-odds", {"form": form, "plan": form.plan if valid else None}
+    )
+
+
+@require_POST
+def ew_test(request: HtmxHttpRequest, encounter_id: int):
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if stale := _stale(request, encounter):
+        return _refused(request, encounter, stale)
+    form = _ew_test_form(request, encounter, request.POST)
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"ew_test": form})
+    try:
+        event = combat.ew_test(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            choice=form.choice(),
+            face=form.cleaned_data["face"],
+        )
+    except EncounterError as error:
+        return _refused(request, encounter, error, forms={"ew_test": form})
+    # The test panel stays open as the GM set it: the next player often rolls the same test.
+    return _respond_step(request, encounter, event, keep_actions=True)
+
+
+ew_stance = _small_step(EwStanceForm, combat.ew_stance, combatant_id="combatant", stance="stance")
+ew_eclat = _small_step(
+    EwEclatForm, combat.ew_eclat_rescue, event_id="event", damage_face="damage_face"
+)
+ew_coup_de_pouce = _small_step(
+    EwCoupDePouceForm, combat.ew_coup_de_pouce, combatant_id="combatant", note="note"
+)
