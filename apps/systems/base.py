@@ -48,8 +48,10 @@ class GameSystem(ABC):
     summary_pool_fields: tuple[str, ...]
     # The sheet's relations a fighter's row reads (its armour...), joined when a fight loads.
     fighter_relations: tuple[str, ...] = ()
-    # The console's actions panel while the fight runs.
+    # The console's actions panel while the fight runs, and what an answer that keeps the
+    # panel as the GM left it still refreshes in it (EW: the point d'éclat offer), if any.
     actions_template: str
+    kept_panel_offers: str | None = None
 
     # --- Characters -------------------------------------------------------------------------
 

@@ -19,7 +19,6 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext, _TestState
 from django.urls import reverse
 
-from apps.encounters import views
 from apps.encounters.models import Encounter
 from apps.systems.ew import views as ew_views
 from tests.encounters.test_encounter_queries import fight
@@ -179,7 +178,7 @@ def _answer_template_ms(attack, monkeypatch) -> float:
     request, context = captured["request"], captured["context"]
 
     def render():
-        return render_to_string(f"{views.CONSOLE}#attack-update", context, request)
+        return render_to_string(f"{ew_views.ACTIONS}#attack-update", context, request)
 
     with CaptureQueriesContext(connection) as queries:
         render()

@@ -16,7 +16,6 @@ from apps.encounters.models import Encounter
 from apps.encounters.services import acting_combatant, load_combatants
 from apps.encounters.steps import EncounterError, StaleVersion
 from apps.encounters.views import (
-    CONSOLE,
     _refused,
     _respond,
     _respond_step,
@@ -28,6 +27,8 @@ from . import combat
 from .console import attack_step_context
 from .forms import EwAttackForm, EwCoupDePouceForm, EwEclatForm, EwStanceForm, EwTestForm
 
+ACTIONS = "systems/ew/_actions.html"
+
 
 def _respond_attack(request, encounter: Encounter, event, form):
     """Answer an attack with only what it changed (out-of-band fragments): the busiest action
@@ -35,7 +36,7 @@ def _respond_attack(request, encounter: Encounter, event, form):
     if not request.htmx:
         return redirect("encounters:console", encounter.pk)
     response = TemplateResponse(
-        request, f"{CONSOLE}#attack-update", attack_step_context(request, event, form)
+        request, f"{ACTIONS}#attack-update", attack_step_context(request, event, form)
     )
     return reswap(response, "none")
 
@@ -59,7 +60,7 @@ def ew_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespo
         return HttpResponse(status=204)
     valid = form.is_valid()
     context = {"form": form, "plan": form.plan if valid else None, "encounter": encounter}
-    return TemplateResponse(request, "systems/ew/_actions.html#ew-attack-form", context)
+    return TemplateResponse(request, f"{ACTIONS}#ew-attack-form", context)
 
 
 @require_POST
@@ -107,11 +108,11 @@ def ew_test_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespons
         form = _ew_test_form(request, encounter)
         form.initial = {"version": encounter.version}
         context = {"form": form, "encounter": encounter, "house": encounter.campaign.house()}
-        return TemplateResponse(request, "systems/ew/_actions.html#ew-test-form", context)
+        return TemplateResponse(request, f"{ACTIONS}#ew-test-form", context)
     form = _ew_test_form(request, encounter, request.GET)
     valid = form.is_valid()
     return TemplateResponse(
-        request, f"{CONSOLE}#ew-test-odds", {"form": form, "plan": form.plan if valid else None}
+        request, f"{ACTIONS}#ew-test-odds", {"form": form, "plan": form.plan if valid else None}
     )
 
 
