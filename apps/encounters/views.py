@@ -174,36 +174,53 @@ def _first_error(form) -> str:
     return _("Formulaire incomplet.")
 
 
-def _small_step(form_class, service, **fields: str):
-    """A view for a one-button step: the form's ``fields`` go to the service under the
-    given argument names; bad input and refusals come back as a message on the console."""
-
-    @require_POST
-    def view(request: HtmxHttpRequest, encounter_id: int):
-        encounter = get_encounter_for_user(request, encounter_id, gm=True)
-        form = form_class(request.POST)
-        if not form.is_valid():
-            return _refused(request, encounter, EncounterError(_first_error(form)))
-        try:
-            event = service(
-                encounter_id=encounter.pk,
-                version=form.cleaned_data["version"],
-                by=request.user,
-                **{argument: form.cleaned_data[name] for argument, name in fields.items()},
-            )
-        except EncounterError as error:
-            return _refused(request, encounter, error)
-        return _respond_step(request, encounter, event)
-
-    view.__name__ = service.__name__
-    return view
+def run_small_step(request, encounter_id: int, form_class, service, **fields: str):
+    """A one-button step: the form's ``fields`` go to the service under the given argument
+    names; bad input and refusals come back as a message on the console."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return _refused(request, encounter, EncounterError(_first_error(form)))
+    try:
+        event = service(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            **{argument: form.cleaned_data[name] for argument, name in fields.items()},
+        )
+    except EncounterError as error:
+        return _refused(request, encounter, error)
+    return _respond_step(request, encounter, event)
 
 
-encounter_pause = _small_step(VersionForm, services.encounter_pause)
-encounter_resume = _small_step(VersionForm, services.encounter_resume)
-encounter_undo = _small_step(VersionForm, services.encounter_undo)
-encounter_redo = _small_step(VersionForm, services.encounter_redo)
-encounter_reopen = _small_step(VersionForm, services.encounter_reopen)
+@require_POST
+def encounter_pause(request: HtmxHttpRequest, encounter_id: int):
+    """Pause the fight: it resumes at the same round and turn, even a week later."""
+    return run_small_step(request, encounter_id, VersionForm, services.encounter_pause)
+
+
+@require_POST
+def encounter_resume(request: HtmxHttpRequest, encounter_id: int):
+    """Resume a paused fight where it stopped."""
+    return run_small_step(request, encounter_id, VersionForm, services.encounter_resume)
+
+
+@require_POST
+def encounter_undo(request: HtmxHttpRequest, encounter_id: int):
+    """Revert the latest step not yet undone."""
+    return run_small_step(request, encounter_id, VersionForm, services.encounter_undo)
+
+
+@require_POST
+def encounter_redo(request: HtmxHttpRequest, encounter_id: int):
+    """Re-apply the step the latest undo reverted."""
+    return run_small_step(request, encounter_id, VersionForm, services.encounter_redo)
+
+
+@require_POST
+def encounter_reopen(request: HtmxHttpRequest, encounter_id: int):
+    """Run again a fight ended too soon."""
+    return run_small_step(request, encounter_id, VersionForm, services.encounter_reopen)
 
 
 @require_POST
@@ -222,35 +239,40 @@ def encounter_end(request: HtmxHttpRequest, encounter_id: int):
     return _respond(request, encounter)
 
 
-def _initiative_step(service):
-    @require_POST
-    def view(request: HtmxHttpRequest, encounter_id: int):
-        encounter = get_encounter_for_user(request, encounter_id, gm=True)
-        combatants = list(encounter.combatants.select_related("character"))
-        form = InitiativeForm(
-            request.POST,
-            combatants=combatants,
-            sides=system_of(encounter.campaign).initiative_sides,
+def _run_initiative_step(request, encounter_id: int, service):
+    """A step that may roll initiative, with faces typed from physical dice where given."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    combatants = list(encounter.combatants.select_related("character"))
+    form = InitiativeForm(
+        request.POST,
+        combatants=combatants,
+        sides=system_of(encounter.campaign).initiative_sides,
+    )
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"initiative": form})
+    try:
+        event = service(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            initiative=form.faces(),
         )
-        if not form.is_valid():
-            return _respond(request, encounter, forms={"initiative": form})
-        try:
-            event = service(
-                encounter_id=encounter.pk,
-                version=form.cleaned_data["version"],
-                by=request.user,
-                initiative=form.faces(),
-            )
-        except EncounterError as error:
-            return _refused(request, encounter, error, forms={"initiative": form})
-        return _respond_step(request, encounter, event)
-
-    view.__name__ = service.__name__
-    return view
+    except EncounterError as error:
+        return _refused(request, encounter, error, forms={"initiative": form})
+    return _respond_step(request, encounter, event)
 
 
-encounter_start = _initiative_step(services.encounter_start)
-encounter_next_turn = _initiative_step(services.encounter_next_turn)
+@require_POST
+def encounter_start(request: HtmxHttpRequest, encounter_id: int):
+    """Roll initiative and open round 1."""
+    return _run_initiative_step(request, encounter_id, services.encounter_start)
+
+
+@require_POST
+def encounter_next_turn(request: HtmxHttpRequest, encounter_id: int):
+    """Pass the turn; after the last fighter a new round begins (initiative if the system
+    rolls it again)."""
+    return _run_initiative_step(request, encounter_id, services.encounter_next_turn)
 
 
 @require_POST

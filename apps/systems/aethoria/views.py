@@ -171,29 +171,29 @@ def aethoria_special(request: HtmxHttpRequest, encounter_id: int):
     return _act(request, encounter, "aethoria_special", form, call, fight=combatants)
 
 
-def _combatant_step(key: str, service):
-    """A view for a button that acts for one combatant: ``service`` is given its id."""
-
-    @require_POST
-    def view(request: HtmxHttpRequest, encounter_id: int):
-        encounter = get_encounter_for_user(request, encounter_id, gm=True)
-        form = AethoriaCombatantForm(request.POST)
-        return _act(
-            request,
-            encounter,
-            key,
-            form,
-            lambda base: service(**base, combatant_id=form.cleaned_data["combatant"]),
-        )
-
-    view.__name__ = key
-    return view
+def _run_combatant_step(request, encounter_id: int, key: str, service):
+    """A button that acts for one combatant: ``service`` is given its id."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = AethoriaCombatantForm(request.POST)
+    return _act(
+        request,
+        encounter,
+        key,
+        form,
+        lambda base: service(**base, combatant_id=form.cleaned_data["combatant"]),
+    )
 
 
-# Viser: the watched target got out of reach, the aim bonus is lost.
-aethoria_aim_lost = _combatant_step("aethoria_aim_lost", svc.aethoria_lose_aim)
-# The trigger happened: fire a combatant's prepared action.
-aethoria_fire = _combatant_step("aethoria_fire", svc.aethoria_fire)
+@require_POST
+def aethoria_aim_lost(request: HtmxHttpRequest, encounter_id: int):
+    """Viser: the watched target got out of reach, the aim bonus is lost."""
+    return _run_combatant_step(request, encounter_id, "aethoria_aim_lost", svc.aethoria_lose_aim)
+
+
+@require_POST
+def aethoria_fire(request: HtmxHttpRequest, encounter_id: int):
+    """The trigger happened: fire a combatant's prepared action."""
+    return _run_combatant_step(request, encounter_id, "aethoria_fire", svc.aethoria_fire)
 
 
 @require_POST

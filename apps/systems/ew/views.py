@@ -19,8 +19,8 @@ from apps.encounters.views import (
     _refused,
     _respond,
     _respond_step,
-    _small_step,
     _stale,
+    run_small_step,
 )
 
 from . import combat
@@ -138,10 +138,40 @@ def ew_test(request: HtmxHttpRequest, encounter_id: int):
     return _respond_step(request, encounter, event, keep_actions=True)
 
 
-ew_stance = _small_step(EwStanceForm, combat.ew_stance, combatant_id="combatant", stance="stance")
-ew_eclat = _small_step(
-    EwEclatForm, combat.ew_eclat_rescue, event_id="event", damage_face="damage_face"
-)
-ew_coup_de_pouce = _small_step(
-    EwCoupDePouceForm, combat.ew_coup_de_pouce, combatant_id="combatant", note="note"
-)
+@require_POST
+def ew_stance(request: HtmxHttpRequest, encounter_id: int):
+    """Total attack or total defence for the rest of the round."""
+    return run_small_step(
+        request,
+        encounter_id,
+        EwStanceForm,
+        combat.ew_stance,
+        combatant_id="combatant",
+        stance="stance",
+    )
+
+
+@require_POST
+def ew_eclat(request: HtmxHttpRequest, encounter_id: int):
+    """A point d'éclat turns a PC's failed roll into a success."""
+    return run_small_step(
+        request,
+        encounter_id,
+        EwEclatForm,
+        combat.ew_eclat_rescue,
+        event_id="event",
+        damage_face="damage_face",
+    )
+
+
+@require_POST
+def ew_coup_de_pouce(request: HtmxHttpRequest, encounter_id: int):
+    """A point d'éclat spent on a coup de pouce du destin, noted in the log."""
+    return run_small_step(
+        request,
+        encounter_id,
+        EwCoupDePouceForm,
+        combat.ew_coup_de_pouce,
+        combatant_id="combatant",
+        note="note",
+    )
