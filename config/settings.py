@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "apps.characters",
     "apps.encounters",
     "apps.systems",
+    "apps.systems.aethoria",
 ]
 
 MIDDLEWARE = [

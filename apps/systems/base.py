@@ -52,6 +52,8 @@ class GameSystem(ABC):
     # panel as the GM left it still refreshes in it (EW: the point d'éclat offer), if any.
     actions_template: str
     kept_panel_offers: str | None = None
+    # What the end-of-fight summary adds (from ``summary_extras``), if anything.
+    summary_template: str | None = None
 
     # --- Characters -------------------------------------------------------------------------
 

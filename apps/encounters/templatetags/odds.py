@@ -6,8 +6,6 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from apps.systems.aethoria.log import location_words
-
 register = template.Library()
 
 
@@ -42,25 +40,6 @@ POOL_LABELS = {
 def pool_label(field_name: str) -> str:
     """The words for a pool a summary names by its field."""
     return POOL_LABELS.get(field_name, field_name)
-
-
-SEVERE_EFFECTS = {
-    "bleeding": _("saignement"),
-    "fracture": _("fracture"),
-    "instant_death": _("mort instantanée"),
-}
-
-
-@register.filter
-def severe_effect(effect: str) -> str:
-    """The words for an Aethoria severe effect stored by its key."""
-    return SEVERE_EFFECTS.get(effect, effect)
-
-
-@register.filter
-def hit_location(location: str) -> str:
-    """An Aethoria hit location stored by its key, in the viewer's language."""
-    return location_words(location)
 
 
 @register.simple_tag(takes_context=True)

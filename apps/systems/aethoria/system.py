@@ -24,6 +24,7 @@ class AethoriaSystem(GameSystem):
     summary_pool_fields = ("pv", "fatigue_physical", "fatigue_mental")
     fighter_relations = ("shield", "domain")
     actions_template = "systems/aethoria/_actions.html"
+    summary_template = "systems/aethoria/_summary.html"
 
     def sheet_model(self):
         return AethoriaSheet
