@@ -1,0 +1,43 @@
+"""The registry finds each campaign's system; a system missing a hook cannot load."""
+
+import pytest
+
+from apps.rules import aethoria, ew
+from apps.systems import SYSTEMS, all_systems, get_system, system_of, system_of_rules
+from apps.systems.base import GameSystem
+from apps.systems.ew.system import EwSystem
+
+
+class _Campaign:
+    def __init__(self, system):
+        self.system = system
+
+
+def test_every_registered_system_loads_under_its_code():
+    assert [system.code for system in all_systems()] == list(SYSTEMS)
+    assert system_of(_Campaign("ew")) is get_system("ew")
+    assert system_of(_Campaign("aethoria")).label == "Aethoria"
+
+
+def test_the_house_rules_name_their_system():
+    assert system_of_rules(ew.EwHouseRules()) is get_system("ew")
+    assert system_of_rules(aethoria.AethoriaHouseRules()) is get_system("aethoria")
+    with pytest.raises(LookupError):
+        system_of_rules(object())
+
+
+def test_an_unknown_system_is_refused():
+    with pytest.raises(KeyError):
+        get_system("gurps")
+
+
+def test_a_system_missing_a_hook_cannot_be_made():
+    class Incomplete(GameSystem):
+        code = "incomplete"
+
+    with pytest.raises(TypeError, match="abstract"):
+        Incomplete()
+
+
+def test_a_system_filling_every_hook_can():
+    assert isinstance(EwSystem(), GameSystem)
