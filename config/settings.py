@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "apps.campaigns",
     "apps.characters",
     "apps.encounters",
+    "apps.demo",
 ]
 
 MIDDLEWARE = [
@@ -183,7 +184,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "accounts:login"
-LOGIN_REDIRECT_URL = "core:home"
+LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "accounts:login"
 
 AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)

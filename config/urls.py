@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from apps.campaigns import dashboard
+
 urlpatterns = [
+    path("", dashboard.home, name="home"),
     path("", include("apps.core.urls")),
     path("compte/", include("apps.accounts.urls")),
     path("campagnes/", include("apps.campaigns.urls")),

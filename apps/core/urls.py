@@ -5,6 +5,5 @@ from . import views
 app_name = "core"
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("sante/", views.health, name="health"),
 ]

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.core.seeding import SeedError, load_seeds
+from apps.compendium.seeding import SeedError, load_seeds
 
 
 class Command(BaseCommand):
