@@ -207,6 +207,9 @@ USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Paris")
 USE_TZ = True
 
+# The reference data `manage.py seed` loads.
+SEEDS_DIR = BASE_DIR / "seeds"
+
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -20,8 +20,8 @@ class Command(BaseCommand):
         # after every code change; the database is ready by then, so only serve.
         if not os.environ.get("RUN_MAIN"):
             call_command("migrate", interactive=False, verbosity=1)
-            # Only what is missing: the admin's edits of reference data survive restarts.
-            call_command("seed", missing_only=True)
+            # Seeds never overwrite an admin's edit; rows still as seeded follow the files.
+            call_command("seed")
             call_command("demo", allow_published_passwords=allow_published_passwords)
             self.stdout.write(
                 f"\nTablée: http://{addrport}/  (Ctrl-C stops the app and its database)\n"
