@@ -11,8 +11,8 @@ def main() -> None:
 
     from config.embedded_db import ensure_database_url
 
-    ensure_database_url()
     try:
+        ensure_database_url()
         from django.core.management import execute_from_command_line
 
         execute_from_command_line(sys.argv)

@@ -45,8 +45,9 @@ def database_from_url(url: str) -> dict:
     """Django's DATABASES entry for a PostgreSQL URL, or a one-line ImproperlyConfigured."""
     if not url:
         raise ImproperlyConfigured(
-            "DATABASE_URL is not set: start through manage.py (it starts an embedded "
-            "PostgreSQL) or give the URL of a server, e.g. postgres://user@127.0.0.1:5432/tablee."
+            "DATABASE_URL is not set: give the URL of a PostgreSQL server, e.g. "
+            "postgres://user@127.0.0.1:5432/tablee (in development, manage.py with DEBUG=1 "
+            "starts an embedded one)."
         )
     try:
         config = dj_database_url.parse(url)
