@@ -5,7 +5,6 @@ from apps.campaigns import dashboard
 
 urlpatterns = [
     path("", dashboard.home, name="home"),
-    path("", include("apps.core.urls")),
     path("compte/", include("apps.accounts.urls")),
     path("campagnes/", include("apps.campaigns.urls")),
     path("personnages/", include("apps.characters.urls")),
