@@ -14,6 +14,14 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def shipped(name: str) -> Path:
+    """A folder of the project's data (templates, static, seeds): beside config/ in a
+    checkout, inside it in an installed wheel (setup.py)."""
+    installed = PACKAGE_DIR / name
+    return installed if installed.is_dir() else BASE_DIR / name
 
 
 def envbool(name: str, default: bool) -> bool:
@@ -133,7 +141,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [shipped("templates")],
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
@@ -202,7 +210,7 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = envlist("CLIENT_IP_HEADERS", "REMOTE_ADDR")
 # French first; English for those who ask. Game terms stay French in both.
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "config" / "locale"]
+LOCALE_PATHS = [PACKAGE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "tablee_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
@@ -211,11 +219,12 @@ TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Paris")
 USE_TZ = True
 
 # The reference data `manage.py seed` loads.
-SEEDS_DIR = BASE_DIR / "seeds"
+SEEDS_DIR = shipped("seeds")
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# Where collectstatic writes (and whitenoise serves from) in production.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STATICFILES_DIRS = [shipped("static")]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
