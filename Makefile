@@ -47,5 +47,14 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_rules.py
 	DEBUG=1 $(BIN)/python -m pytest -p no:randomly -o python_files="bench_*.py" tests/bench -q -s $(ARGS)
 
+## Delete the virtual environment and collected static files; the embedded database (.pgdata:
+## every local campaign, character and account) only when you type yes.
 clean:
-	rm -rf $(VENV) .pgdata staticfiles
+	rm -rf $(VENV) staticfiles
+	@if [ -d .pgdata ]; then \
+	  echo ".pgdata/ holds the embedded database: every local campaign, character and account."; \
+	  printf "Delete it for good? Type yes to delete it: "; \
+	  read answer || true; \
+	  if [ "$$answer" = yes ]; then rm -rf .pgdata && echo "Deleted .pgdata/."; \
+	  else echo "Kept .pgdata/."; fi; \
+	fi
