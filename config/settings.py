@@ -14,6 +14,14 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def shipped(name: str) -> Path:
+    """A folder of the project's data (templates, static, seeds): beside config/ in a
+    checkout, inside it in an installed wheel (setup.py)."""
+    installed = PACKAGE_DIR / name
+    return installed if installed.is_dir() else BASE_DIR / name
 
 
 def envbool(name: str, default: bool) -> bool:
@@ -45,8 +53,9 @@ def database_from_url(url: str) -> dict:
     """Django's DATABASES entry for a PostgreSQL URL, or a one-line ImproperlyConfigured."""
     if not url:
         raise ImproperlyConfigured(
-            "DATABASE_URL is not set: start through manage.py (it starts an embedded "
-            "PostgreSQL) or give the URL of a server, e.g. postgres://user@127.0.0.1:5432/tablee."
+            "DATABASE_URL is not set: give the URL of a PostgreSQL server, e.g. "
+            "postgres://user@127.0.0.1:5432/tablee (in development, manage.py with DEBUG=1 "
+            "starts an embedded one)."
         )
     try:
         config = dj_database_url.parse(url)
@@ -103,9 +112,12 @@ INSTALLED_APPS = [
     "apps.encounters",
     "apps.systems",
     "apps.systems.aethoria",
+    "apps.demo",
 ]
 
 MIDDLEWARE = [
+    # /sante/ answers the load balancer before the HTTPS redirect and the Host check.
+    "apps.core.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -131,7 +143,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [shipped("templates")],
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
@@ -185,7 +197,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "accounts:login"
-LOGIN_REDIRECT_URL = "core:home"
+LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "accounts:login"
 
 AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
@@ -200,7 +212,7 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = envlist("CLIENT_IP_HEADERS", "REMOTE_ADDR")
 # French first; English for those who ask. Game terms stay French in both.
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "config" / "locale"]
+LOCALE_PATHS = [PACKAGE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "tablee_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
@@ -208,9 +220,13 @@ USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Paris")
 USE_TZ = True
 
+# The reference data `manage.py seed` loads.
+SEEDS_DIR = shipped("seeds")
+
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# Where collectstatic writes (and whitenoise serves from) in production.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STATICFILES_DIRS = [shipped("static")]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

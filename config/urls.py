@@ -1,8 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from apps.campaigns import dashboard
+
 urlpatterns = [
-    path("", include("apps.core.urls")),
+    path("", dashboard.home, name="home"),
     path("compte/", include("apps.accounts.urls")),
     path("campagnes/", include("apps.campaigns.urls")),
     path("personnages/", include("apps.characters.urls")),

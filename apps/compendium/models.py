@@ -1096,3 +1096,22 @@ class AethoriaMagicDomain(NamedModel):
     class Meta(NamedModel.Meta):
         verbose_name = _("domaine de magie (Aethoria)")
         verbose_name_plural = _("Aethoria · domaines des doués")
+
+
+class SeededRow(models.Model):
+    """What ``manage.py seed`` last wrote into a row, so that re-seeding can tell a row still as
+    seeded (it follows the files) from one an admin edited since (it is kept)."""
+
+    model = models.CharField(_("modèle"), max_length=100)
+    object_id = models.BigIntegerField(_("identifiant"))
+    values = models.JSONField(_("valeurs chargées"))
+
+    class Meta:
+        verbose_name = _("ligne chargée des graines")
+        verbose_name_plural = _("lignes chargées des graines")
+        constraints = [
+            models.UniqueConstraint(fields=["model", "object_id"], name="seeded_row_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.model} #{self.object_id}"

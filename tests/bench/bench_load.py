@@ -122,6 +122,7 @@ def server(transactional_db, settings):
     # The server checks passwords with the real hashers (the tests' fast one is not there).
     settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
     call_command("seed", verbosity=0)
+    settings.DEBUG = True  # the demo accounts are for development only
     call_command("demo", verbosity=0)
     env = {
         **os.environ,

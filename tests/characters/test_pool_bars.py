@@ -33,7 +33,7 @@ def test_a_wounded_pc_has_the_same_bar_on_every_page(client):
     client.force_login(gm)
 
     pages = [
-        reverse("core:home"),
+        reverse("home"),
         reverse("campaigns:detail", args=[campaign.pk]),
         reverse("characters:detail", args=[pc.pk]),
         reverse("encounters:console", args=[encounter.pk]),

@@ -265,7 +265,7 @@ def test_the_login_page_speaks_english_once_chosen(client, db):
 def test_main_pages_have_no_french_ui_for_an_english_user(client, english_table, page):
     encounter = english_table["encounter"]
     url = {
-        "home": reverse("core:home"),
+        "home": reverse("home"),
         "campaign": reverse("campaigns:detail", args=[english_table["campaign"].pk]),
         "sheet": reverse("characters:detail", args=[english_table["brandon"].pk]),
         "console": reverse("encounters:console", args=[encounter.pk]),

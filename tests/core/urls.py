@@ -17,7 +17,7 @@ def quiet_fragment(request):
 
 def redirect_with_message(request):
     messages.success(request, "Parti ailleurs.")
-    return redirect("core:home")
+    return redirect("home")
 
 
 urlpatterns = [

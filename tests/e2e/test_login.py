@@ -1,7 +1,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from apps.core.demo import DEMO_ACCOUNTS, create_demo_accounts
+from apps.demo.services import DEMO_ACCOUNTS, create_demo_accounts
 from tests.e2e.conftest import DESKTOP, PHONE, screenshot
 
 

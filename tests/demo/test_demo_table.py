@@ -3,7 +3,8 @@ from django.core.management import call_command
 
 from apps.campaigns.models import Campaign
 from apps.characters.models import Character
-from apps.core.demo import AETHORIA_DEMO_CAMPAIGN, EW_DEMO_CAMPAIGN
+from apps.demo.models import DemoRecord
+from apps.demo.services import AETHORIA_DEMO_CAMPAIGN, EW_DEMO_CAMPAIGN
 
 pytestmark = pytest.mark.django_db
 
@@ -27,3 +28,21 @@ def test_the_demo_has_one_living_campaign_per_system_created_once(client, seeded
     client.force_login(User.objects.get(username="alice"))
     body = client.get("/").text
     assert "Lysandre Vey" in body and "Maëlle" in body
+
+
+def test_a_renamed_or_deleted_demo_campaign_stays_so():
+    call_command("demo")
+    Campaign.objects.filter(name=EW_DEMO_CAMPAIGN).update(name="Marseille, saison 2")
+    aethoria = Campaign.objects.get(name=AETHORIA_DEMO_CAMPAIGN)
+    aethoria.encounters.all().delete()  # a fight protects its fighters, who protect it
+    aethoria.delete()
+    call_command("demo")
+    assert list(Campaign.objects.values_list("name", flat=True)) == ["Marseille, saison 2"]
+
+
+def test_demo_campaigns_made_before_the_demo_kept_records_are_not_made_twice():
+    call_command("demo")
+    DemoRecord.objects.filter(key__startswith="campaign:").delete()  # as an older demo left it
+    call_command("demo")
+    assert Campaign.objects.count() == 2
+    assert DemoRecord.objects.filter(key__startswith="campaign:").count() == 2

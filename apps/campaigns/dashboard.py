@@ -1,21 +1,25 @@
-from django.contrib.auth.decorators import login_not_required
-from django.db import connection
+"""The home page: the viewer's campaigns, as GM and as player, each with its party at a glance.
+
+It reads characters and fights as well as campaigns, so it sits on top of those apps (config/urls
+routes it at the site's root); apps/core, the plumbing under every app, knows none of them.
+"""
+
+from __future__ import annotations
+
 from django.db.models import Prefetch
-from django.http import HttpResponse
 from django.template.response import TemplateResponse
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from .http import HtmxHttpRequest
+from apps.characters.models import Character
+from apps.core.http import HtmxHttpRequest
+from apps.encounters.models import Encounter, fight_to_follow
+
+from .models import Campaign, Role
 
 
 @require_GET
 def home(request: HtmxHttpRequest) -> TemplateResponse:
     """The dashboard: my campaigns as GM and as player, each with its party at a glance."""
-    from apps.campaigns.models import Campaign, Role
-    from apps.characters.models import Character
-    from apps.encounters.models import Encounter, fight_to_follow
-
     party = Character.objects.pcs().with_sheets().with_xp().select_related("owner")
     campaigns = list(
         Campaign.objects.for_user(request.user)
@@ -36,14 +40,4 @@ def home(request: HtmxHttpRequest) -> TemplateResponse:
         "gm_campaigns": [c for c in campaigns if c.role == Role.GM],
         "player_campaigns": [c for c in campaigns if c.role != Role.GM],
     }
-    return TemplateResponse(request, "core/home.html", context)
-
-
-@login_not_required
-@never_cache
-@require_GET
-def health(request: HtmxHttpRequest) -> HttpResponse:
-    """For load balancers: answers 200 when this instance can reach the database."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return HttpResponse("ok", content_type="text/plain")
+    return TemplateResponse(request, "campaigns/home.html", context)
