@@ -2,6 +2,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.db import connection
 from django.db.models import Prefetch
 from django.http import HttpResponse
+from django.shortcuts import render
 from django.template.response import TemplateResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -47,3 +48,17 @@ def health(request: HtmxHttpRequest) -> HttpResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return HttpResponse("ok", content_type="text/plain")
+
+
+# --- Error pages (French, in the site's layout, with a way back) ----------------------------
+
+
+def permission_denied(request: HtmxHttpRequest, exception: Exception) -> HttpResponse:
+    """403: what the viewer may open instead, when the refusal knows it (``Forbidden``)."""
+    way_back = getattr(exception, "way_back", None)
+    return render(request, "403.html", {"way_back": way_back}, status=403)
+
+
+def csrf_failure(request: HtmxHttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without its security token (an old tab, cookies refused): say so."""
+    return render(request, "403_csrf.html", status=403)
