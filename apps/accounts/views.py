@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse_lazy
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -123,7 +123,8 @@ def account(request: HttpRequest) -> HttpResponse:
     form = AccountForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, _("Compte enregistré."))
+        with translation.override(form.instance.language):  # say it in the chosen language
+            messages.success(request, _("Compte enregistré."))
         return remember_language(redirect("accounts:account"), form.instance.language)
     campaigns = Campaign.objects.for_user(request.user).order_by("name", "pk")
     for campaign in campaigns:
