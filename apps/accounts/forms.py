@@ -51,6 +51,9 @@ class SignupForm(UserCreationForm):
     def __init__(self, *args, address: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         self.address = address
+        # The form starts with the name the table sees, not Django's username.
+        self.fields["username"].widget.attrs.pop("autofocus", None)
+        self.fields["first_name"].widget.attrs["autofocus"] = True
         self.fields["username"].help_text = _("Pour se connecter : lettres, chiffres, @ . + - _")
         self.fields["password1"].help_text = _("Au moins 8 caractères, pas que des chiffres.")
 
