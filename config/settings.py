@@ -8,6 +8,7 @@ be given.
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -77,6 +78,48 @@ def database_from_url(url: str) -> dict:
     }
     return config
 
+
+def email_settings(debug: bool) -> dict:
+    """The mail backend from EMAIL_URL (``smtp://``, ``smtp+tls://`` STARTTLS, ``smtps://``,
+    ``console://``) or the EMAIL_* variables; the console backend with DEBUG when neither."""
+    url = os.environ.get("EMAIL_URL", "")
+    sender = os.environ.get("DEFAULT_FROM_EMAIL", "Tablée <tablee@localhost>")
+    if url:
+        parts = urlsplit(url)
+        schemes = {"smtp": (False, False), "smtp+tls": (True, False), "smtps": (False, True)}
+        if parts.scheme == "console":
+            return {"EMAIL_BACKEND": CONSOLE_EMAIL, "DEFAULT_FROM_EMAIL": sender}
+        if parts.scheme not in schemes or not parts.hostname:
+            raise ImproperlyConfigured(
+                "EMAIL_URL must look like smtp+tls://user:password@host:587 "
+                "(schemes: smtp, smtp+tls, smtps, console)."
+            )
+        tls, ssl = schemes[parts.scheme]
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_HOST": parts.hostname,
+            "EMAIL_PORT": parts.port or (465 if ssl else 587 if tls else 25),
+            "EMAIL_HOST_USER": unquote(parts.username or ""),
+            "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+            "EMAIL_USE_TLS": tls,
+            "EMAIL_USE_SSL": ssl,
+            "DEFAULT_FROM_EMAIL": sender,
+        }
+    if not os.environ.get("EMAIL_HOST") and debug:
+        return {"EMAIL_BACKEND": CONSOLE_EMAIL, "DEFAULT_FROM_EMAIL": sender}
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": os.environ.get("EMAIL_HOST", "localhost"),
+        "EMAIL_PORT": envint("EMAIL_PORT", 25),
+        "EMAIL_HOST_USER": os.environ.get("EMAIL_HOST_USER", ""),
+        "EMAIL_HOST_PASSWORD": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+        "EMAIL_USE_TLS": envbool("EMAIL_USE_TLS", False),
+        "EMAIL_USE_SSL": envbool("EMAIL_USE_SSL", False),
+        "DEFAULT_FROM_EMAIL": sender,
+    }
+
+
+CONSOLE_EMAIL = "django.core.mail.backends.console.EmailBackend"
 
 DEBUG = envbool("DEBUG", False)
 
@@ -174,7 +217,8 @@ TEMPLATES = [
 
 # Sessions live in a signed cookie: no query to find them, and nothing kept in one
 # instance's memory, so an idle "anything new?" check costs one query for the user and one
-# for the answer. Logging out or changing the password invalidates them.
+# for the answer. Logging out, a password change and "log out my other devices" end them
+# for good through the user's session salt (apps.accounts.models.User, README).
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 
 # Widgets render with the project's template engine (cached loader, our overrides in
@@ -188,6 +232,8 @@ AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     # Counts failed logins per (username, IP) and refuses attempts past the limit.
     "axes.backends.AxesStandaloneBackend",
+    # Refuses logins from an address past its own, higher limit (any username).
+    "apps.accounts.backends.AddressLimitBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
@@ -199,15 +245,30 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "accounts:login"
+# Anyone may create an account from the login page (else only from an invitation link).
+SIGNUP_OPEN = envbool("SIGNUP_OPEN", False)
+# Accounts created from one address in an hour, before sign-up says "later".
+SIGNUP_LIMIT_PER_HOUR = envint("SIGNUP_LIMIT_PER_HOUR", 10)
+PASSWORD_RESET_TIMEOUT = 24 * 3600  # the emailed link, as the GM's one
 
 AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_LOCKOUT_CALLABLE = "apps.accounts.views.locked_out"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
-# Behind a TLS proxy, the client address comes from this header (see the README).
-AXES_IPWARE_META_PRECEDENCE_ORDER = envlist("CLIENT_IP_HEADERS", "REMOTE_ADDR")
+# Failed logins from one address, all usernames together (apps.accounts.backends).
+LOGIN_ADDRESS_FAILURE_LIMIT = envint("LOGIN_ADDRESS_FAILURE_LIMIT", 30)
+# Behind a proxy, the client address comes from its header, believed only from the
+# proxies' own addresses and read from the right (apps/accounts/clientip.py, README).
+CLIENT_IP_HEADERS = envlist("CLIENT_IP_HEADERS", "REMOTE_ADDR")
+TRUSTED_PROXIES = envlist("TRUSTED_PROXIES", "127.0.0.1/32,::1/128")
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 1)
+AXES_CLIENT_IP_CALLABLE = "apps.accounts.clientip.client_ip"
+
+# Mail (password reset): EMAIL_URL, or the EMAIL_* variables; the console with DEBUG.
+globals().update(email_settings(DEBUG))  # EMAIL_BACKEND, EMAIL_HOST, ...: one helper, one place
+CSRF_FAILURE_VIEW = "apps.core.views.csrf_failure"
 
 # French first; English for those who ask. Game terms stay French in both.
 LANGUAGE_CODE = "fr"

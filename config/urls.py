@@ -11,3 +11,5 @@ urlpatterns = [
     path("rencontres/", include("apps.encounters.urls")),
     path("admin/", admin.site.urls),
 ]
+
+handler403 = "apps.core.views.permission_denied"

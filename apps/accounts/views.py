@@ -1,27 +1,163 @@
+"""The account side: Django's auth views styled like the app, sign-up, the account page,
+the GM's one-time reset links, and the lockout page."""
+
+from __future__ import annotations
+
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.forms import SetPasswordForm
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.response import TemplateResponse
 from django.urls import reverse_lazy
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
 
-from .forms import LanguageForm
+from apps.campaigns.models import Campaign, Role
+
+from . import services
+from .clientip import client_ip
+from .forms import AccountForm, LanguageForm, SignupForm
+from .models import ResetLink
+
+# The backend a freshly created account is logged in with (axes' one authenticates nobody).
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def remember_language(response: HttpResponse, language: str) -> HttpResponse:
+    """The language also lives in a cookie: the login page speaks it after a logout."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=True,
+    )
+    return response
 
 
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
 
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(signup_open=settings.SIGNUP_OPEN, **kwargs)
+
+
+class LogoutView(auth_views.LogoutView):
+    """Logging out ends the session for good: a copied cookie stops working too (it ends
+    the user's sessions on every device, see the README)."""
+
+    def post(self, request, *args, **kwargs):
+        if request.user.is_authenticated:
+            request.user.end_sessions()
+        return super().post(request, *args, **kwargs)
+
 
 class PasswordChangeView(auth_views.PasswordChangeView):
+    """The other sessions end (the password is in their hash); this one goes on."""
+
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:password_change_done")
 
 
 class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
     template_name = "accounts/password_change_done.html"
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"
+
+
+def locked_out(request: HttpRequest, response=None, credentials=None) -> HttpResponse:
+    """django-axes' answer past a login limit: 429, and when to try again."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    context = {
+        "cooloff_minutes": minutes,
+        "retry_at": timezone.localtime() + settings.AXES_COOLOFF_TIME,
+    }
+    return TemplateResponse(request, "accounts/locked_out.html", context, status=429).render()
+
+
+@login_not_required
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Open sign-up (``SIGNUP_OPEN``): a game master makes an account, then a campaign."""
+    if not settings.SIGNUP_OPEN:
+        raise Http404("Sign-up is closed.")
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None, address=client_ip(request))
+    if request.method == "POST" and form.is_valid():
+        login(request, form.save(), backend=MODEL_BACKEND)
+        messages.success(request, _("Compte créé. Créez votre première campagne !"))
+        return redirect("home")
+    return TemplateResponse(request, "accounts/signup.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def account(request: HttpRequest) -> HttpResponse:
+    """My account: name, email, language, password, other devices, my campaigns."""
+    form = AccountForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        with translation.override(form.instance.language):  # say it in the chosen language
+            messages.success(request, _("Compte enregistré."))
+        return remember_language(redirect("accounts:account"), form.instance.language)
+    campaigns = Campaign.objects.for_user(request.user).order_by("name", "pk")
+    for campaign in campaigns:
+        campaign.role_label = Role(campaign.role).label
+    context = {"form": form, "campaigns": campaigns}
+    return TemplateResponse(request, "accounts/account.html", context)
+
+
+@require_POST
+def sessions_end_others(request: HttpRequest) -> HttpResponse:
+    """Log out my other devices: every session ends but this one."""
+    request.user.end_sessions()
+    update_session_auth_hash(request, request.user)
+    messages.success(request, _("Vos autres appareils sont déconnectés."))
+    return redirect("accounts:account")
+
+
+@login_not_required
+@require_http_methods(["GET", "POST"])
+def reset_link_use(request: HttpRequest, token: str) -> HttpResponse:
+    """The GM's one-time link: choose a new password (24 h, once)."""
+    link = ResetLink.objects.usable().for_token(token).select_related("user").first()
+    if link is None:
+        return TemplateResponse(request, "accounts/reset_link.html", {"form": None})
+    form = SetPasswordForm(link.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.reset_link_use(link=link, password=form.cleaned_data["new_password1"])
+        except services.ResetLinkUsed:
+            return TemplateResponse(request, "accounts/reset_link.html", {"form": None})
+        messages.success(request, _("Mot de passe enregistré : connectez-vous."))
+        return redirect("accounts:login")
+    return TemplateResponse(request, "accounts/reset_link.html", {"form": form, "link": link})
 
 
 @login_not_required
@@ -38,12 +174,4 @@ def language_set(request: HttpRequest) -> HttpResponse:
     language = form.cleaned_data["language"]
     if request.user.is_authenticated:
         request.user.set_language(language)
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        language,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-        secure=settings.LANGUAGE_COOKIE_SECURE,
-        httponly=True,
-    )
-    return response
+    return remember_language(response, language)

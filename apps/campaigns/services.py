@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
+from apps.accounts.forms import SignupForm
 from apps.accounts.models import User
+from apps.accounts.services import reset_link_create
 from apps.rules import aethoria, ew
 
 from .models import Campaign, LogEntry, LogKind, Membership, Role, System
@@ -52,12 +55,34 @@ def campaign_join(*, campaign: Campaign, user: User) -> tuple[Membership, bool]:
 
 
 @transaction.atomic
+def campaign_sign_up(*, campaign: Campaign, form: SignupForm) -> User:
+    """A new account from the invitation link, already a player of the campaign."""
+    user = form.save()
+    campaign_join(campaign=campaign, user=user)
+    return user
+
+
+@transaction.atomic
 def membership_remove(*, membership: Membership) -> None:
-    """Remove a player from a campaign (never the GM). Their characters stay with the GM."""
+    """Remove a player from a campaign (never the GM). Their characters stay with the GM.
+    The invitation code changes: the link the player still has no longer lets them back."""
     if membership.role == Role.GM:
         raise ValueError("The GM cannot be removed from their campaign.")
     membership.delete()
+    membership.campaign.regenerate_invite_code()
     membership.campaign.touch()
+
+
+@transaction.atomic
+def member_reset_link_create(*, membership: Membership, by: User) -> str:
+    """A one-time password link for a player, written in the session log; the raw token."""
+    token = reset_link_create(user=membership.user, by=by)
+    text = _("%(gm)s a créé un lien de nouveau mot de passe pour %(player)s.") % {
+        "gm": by.display_name,
+        "player": membership.user.display_name,
+    }
+    log_add(campaign=membership.campaign, text=text, by=by)
+    return token
 
 
 @transaction.atomic

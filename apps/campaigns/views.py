@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
 
 from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_not_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.core.http import HtmxHttpRequest
+from apps.accounts import throttle
+from apps.accounts.clientip import client_ip
+from apps.accounts.forms import SignupForm
+from apps.accounts.views import MODEL_BACKEND, LoginView
+from apps.core.http import HtmxHttpRequest, too_many_requests
 from apps.core.live import answer_check
 
 from . import services, transfer
@@ -159,31 +168,115 @@ def campaign_changes(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse
     return answer_check(request, version, LIVE_EVENT)
 
 
+# Wrong invitation codes, typed or in a link: per user and per address (issue 12, point 7).
+JOIN_LIMIT = throttle.Limit("join_code", {"user": 10, "ip": 30}, timedelta(minutes=15))
+
+
+def welcome_message() -> str:
+    return _("Bienvenue dans la campagne ! Créez votre personnage.")
+
+
+def _join_keys(request: HtmxHttpRequest) -> dict[str, str]:
+    user = str(request.user.pk) if request.user.is_authenticated else ""
+    return {"user": user, "ip": client_ip(request)}
+
+
+def _invitation(request: HtmxHttpRequest, code: str) -> tuple[Campaign | None, HttpResponse | None]:
+    """The campaign of an invitation code, or the page refusing it: too many wrong codes
+    (429), or a wrong or rotated one (404, and counted)."""
+    keys = _join_keys(request)
+    if throttle.exceeded(JOIN_LIMIT, keys):
+        return None, too_many_requests(request, JOIN_LIMIT.minutes)
+    campaign = Campaign.objects.filter(invite_code=code.upper()).first()
+    if campaign is None:
+        throttle.record(JOIN_LIMIT, keys)
+        return None, TemplateResponse(request, "campaigns/join_invalid.html", status=404)
+    return campaign, None
+
+
+def _invitation_context(campaign: Campaign) -> dict:
+    gm = campaign.memberships.select_related("user").filter(role=Role.GM).first()
+    return {"campaign": campaign, "gm": gm.user if gm else None}
+
+
 @require_http_methods(["GET", "POST"])
 def campaign_join_code(request: HtmxHttpRequest) -> HttpResponse:
     """Type the code the GM gave: goes to the invitation page."""
+    keys = _join_keys(request)
+    if request.method == "POST" and throttle.exceeded(JOIN_LIMIT, keys):
+        return too_many_requests(request, JOIN_LIMIT.minutes)
     form = JoinForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        return redirect("campaigns:join", form.cleaned_data["code"])
+    if request.method == "POST":
+        if form.is_valid():
+            return redirect("campaigns:join", form.cleaned_data["code"])
+        throttle.record(JOIN_LIMIT, keys)
     return TemplateResponse(request, "campaigns/join_code.html", {"form": form})
 
 
+@login_not_required
 @require_http_methods(["GET", "POST"])
 def campaign_join(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """The invitation link: shows the campaign, one button joins it (a GET never writes)."""
-    campaign = get_object_or_404(Campaign, invite_code=code.upper())
-    membership = Membership.objects.filter(campaign=campaign, user=request.user).first()
+    """The invitation link: shows the campaign, its system and its GM; a visitor logs in or
+    creates an account, a logged-in user joins with one button (a GET never writes)."""
+    campaign, refusal = _invitation(request, code)
+    if refusal:
+        return refusal
+    context = _invitation_context(campaign)
+    if not request.user.is_authenticated:
+        return TemplateResponse(request, "campaigns/join.html", context)
     if request.method == "POST":
         _membership, created = services.campaign_join(campaign=campaign, user=request.user)
         if created:
-            messages.success(request, _("Bienvenue dans la campagne ! Créez votre personnage."))
+            messages.success(request, welcome_message())
         return redirect("campaigns:detail", campaign.pk)
-    gm = campaign.memberships.select_related("user").filter(role=Role.GM).first()
-    return TemplateResponse(
-        request,
-        "campaigns/join.html",
-        {"campaign": campaign, "membership": membership, "gm": gm.user if gm else None},
-    )
+    context["membership"] = Membership.objects.filter(campaign=campaign, user=request.user).first()
+    return TemplateResponse(request, "campaigns/join.html", context)
+
+
+@method_decorator(login_not_required, name="dispatch")
+class JoinLoginView(LoginView):
+    """ "J'ai déjà un compte": log in from the invitation and be a player at once."""
+
+    template_name = "campaigns/join_login.html"
+
+    def dispatch(self, request, *args, code: str, **kwargs):
+        self.campaign, refusal = _invitation(request, code)
+        if refusal:
+            return refusal
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_default_redirect_url(self) -> str:
+        # Already logged in: the invitation page asks for the one confirmation.
+        return reverse("campaigns:join", args=[self.campaign.invite_code])
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(**_invitation_context(self.campaign), **kwargs)
+
+    def form_valid(self, form):
+        super().form_valid(form)
+        _membership, created = services.campaign_join(campaign=self.campaign, user=form.get_user())
+        if created:
+            messages.success(self.request, welcome_message())
+        return redirect("campaigns:detail", self.campaign.pk)
+
+
+@login_not_required
+@require_http_methods(["GET", "POST"])
+def campaign_sign_up(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """ "Créer mon compte" from the invitation: one form, then the campaign page."""
+    campaign, refusal = _invitation(request, code)
+    if refusal:
+        return refusal
+    if request.user.is_authenticated:
+        return redirect("campaigns:join", campaign.invite_code)
+    form = SignupForm(request.POST or None, address=client_ip(request))
+    if request.method == "POST" and form.is_valid():
+        user = services.campaign_sign_up(campaign=campaign, form=form)
+        login(request, user, backend=MODEL_BACKEND)
+        messages.success(request, _("Compte créé. Bienvenue ! Créez votre personnage."))
+        return redirect("campaigns:detail", campaign.pk)
+    context = {**_invitation_context(campaign), "form": form}
+    return TemplateResponse(request, "campaigns/join_signup.html", context)
 
 
 @require_POST
@@ -206,9 +299,33 @@ def membership_remove(request: HtmxHttpRequest, campaign_id: int, membership_id:
     )
     services.membership_remove(membership=membership)
     messages.success(
-        request, _("%(name)s ne fait plus partie de la campagne.") % {"name": membership.user}
+        request,
+        _(
+            "%(name)s ne fait plus partie de la campagne. Le lien d'invitation a changé : "
+            "l'ancien ne fonctionne plus."
+        )
+        % {"name": membership.user.display_name},
     )
     return redirect("campaigns:detail", campaign.pk)
+
+
+@never_cache
+@require_POST
+def member_reset_link(request: HtmxHttpRequest, campaign_id: int, membership_id: int):
+    """The GM makes a one-time link for a player to choose a new password (24 h, once)."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    membership = get_object_or_404(
+        campaign.memberships.select_related("user", "campaign"),
+        pk=membership_id,
+        role=Role.PLAYER,
+    )
+    if membership.user.is_staff or membership.user.is_superuser:
+        messages.error(request, _("Le mot de passe d'un administrateur ne se change que par lui."))
+        return redirect("campaigns:detail", campaign.pk)
+    token = services.member_reset_link_create(membership=membership, by=request.user)
+    url = request.build_absolute_uri(reverse("accounts:reset_link", args=[token]))
+    context = {"campaign": campaign, "player": membership.user, "url": url}
+    return TemplateResponse(request, "campaigns/reset_link.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,6 +1,8 @@
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.http import HttpRequest
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django_htmx.middleware import HtmxDetails
 
 
@@ -13,3 +15,16 @@ class HtmxHttpRequest(HttpRequest):
 
     htmx: HtmxDetails
     user: AbstractBaseUser | AnonymousUser
+
+
+class Forbidden(PermissionDenied):
+    """A 403 that offers the viewer a way to what they may see (``way_back``: url, label)."""
+
+    def __init__(self, message: str = "", *, way_back: tuple[str, str] | None = None):
+        super().__init__(message)
+        self.way_back = way_back
+
+
+def too_many_requests(request: HttpRequest, minutes: int) -> HttpResponse:
+    """The 429 page of a rate limit, saying when to try again."""
+    return render(request, "429.html", {"minutes": minutes}, status=429)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import F
 from django.http import Http404
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from apps.campaigns.models import Role
-from apps.core.http import HtmxHttpRequest
+from apps.core.http import Forbidden, HtmxHttpRequest
 
 from .models import Encounter
 
@@ -26,5 +27,7 @@ def get_encounter_for_user(
     if encounter is None:
         raise Http404("No such encounter.")
     if gm and encounter.role != Role.GM:
-        raise PermissionDenied
+        # A player who followed a console link is shown the view made for them.
+        table = reverse("encounters:table", args=[encounter.pk])
+        raise Forbidden(way_back=(table, _("Ouvrir la vue de table")))
     return encounter

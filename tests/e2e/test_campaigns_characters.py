@@ -30,10 +30,11 @@ def table(transactional_db):
 def test_a_player_joins_on_a_phone_and_creates_both_characters(open_page, live_server, table):
     ew_campaign, aethoria_campaign = table["ew"], table["aethoria"]
     page = open_page(PHONE, f"/campagnes/rejoindre/{ew_campaign.invite_code}/")
-    log_in(page, "alice", PASSWORD)  # the link survives the login page
     expect(page.get_by_role("heading", name=ew_campaign.name)).to_be_visible()
     screenshot(page, "join-phone")
-    page.get_by_role("button", name="Rejoindre la campagne").click()
+    page.get_by_role("link", name="J'ai déjà un compte").click()
+    log_in(page, "alice", PASSWORD)  # logged in and joined in one step
+    expect(page.get_by_role("heading", name=ew_campaign.name)).to_be_visible()
     page.get_by_role("link", name="Créer mon personnage").click()
 
     # EW wizard: archetype, characteristics with the live 28-point counter, specialties...
