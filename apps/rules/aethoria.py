@@ -19,6 +19,7 @@ from apps.rules.checks import (
     require_bool,
     require_choice,
     require_int,
+    require_ints,
     require_labelled_values,
     require_text,
     tuples_from_json,
@@ -205,6 +206,12 @@ class AethoriaHouseRules:
     fatigue_cost_divisor: int = 3  # a spell costs ceil(invested / 3) of each fatigue pool
     unpaid_fatigue_to_pv: bool = True
     burn_pv_per_pouvoir: int = 1  # brûlure d'érys: PV loss = 1 x Pouvoir invested, no armour
+    # "Les 1 obtenus comptent pour 2 réussites", without condition: even when the threshold
+    # has fallen to 0 or below (second weapon of an attaque double with Force <= 2).
+    ones_always_succeed: bool = True
+    # A parry is a "jet de parade": the Parade skill. Option: the better of Parade and the
+    # parrying weapon's own skill.
+    parry_best_of_weapon_skill: bool = False
 
     def __post_init__(self) -> None:
         bad = InvalidHouseRules
@@ -231,6 +238,8 @@ class AethoriaHouseRules:
             ("armour_layers_stack", fr("Le cumul des armures")),
             ("convert_extra_successes", fr("La conversion des réussites en dés")),
             ("unpaid_fatigue_to_pv", fr("La fatigue impayée prise sur les PV")),
+            ("ones_always_succeed", fr("Un 1 réussit toujours")),
+            ("parry_best_of_weapon_skill", fr("La parade au meilleur de Parade et de l'arme")),
         ):
             require_bool(getattr(self, name), field=name, label=label, error=bad)
         require_labelled_values(
@@ -553,18 +562,35 @@ def _check_threshold(threshold: object, field_name: str = "threshold") -> int:
     return require_int(threshold, field=field_name, label=fr("Le seuil"))
 
 
-def count_successes(faces: Sequence[int], threshold: int) -> int:
-    """Successes of d10 faces: a die at or under the threshold succeeds, a 1 counts twice."""
+def count_successes(
+    faces: Sequence[int], threshold: int, *, ones_always_succeed: bool = True
+) -> int:
+    """Successes of d10 faces: a die at or under the threshold succeeds, a 1 counts twice.
+
+    The source counts the 1s double without condition, so a 1 gives 2 successes even when the
+    threshold is 0 or below (house rule "un 1 réussit toujours", on by default; off, a 1 then
+    succeeds only when it is at or under the threshold, like any die).
+    """
     checked = check_faces(faces, D10)
     _check_threshold(threshold)
-    return sum(2 if face == 1 else 1 for face in checked if face <= threshold)
+    require_bool(
+        ones_always_succeed, field="ones_always_succeed", label=fr("Un 1 réussit toujours")
+    )
+    return sum(_face_successes(face, threshold, ones_always_succeed) for face in checked)
+
+
+def _face_successes(face: int, threshold: int, ones_always_succeed: bool) -> int:
+    if face == 1:
+        return 2 if ones_always_succeed or threshold >= 1 else 0
+    return 1 if face <= threshold else 0
+
+
+def _dice_modifiers(modifiers: Iterable[int]) -> tuple[int, ...]:
+    return require_ints(modifiers, field="modifiers", label=fr("Les modificateurs de dés"))
 
 
 def _sum_dice_modifiers(modifiers: Iterable[int]) -> int:
-    total = 0
-    for m in modifiers:
-        total += require_int(m, field="modifiers", label=fr("Un modificateur de dés"))
-    return total
+    return sum(_dice_modifiers(modifiers))
 
 
 def pool_size(rank: int, modifiers: Iterable[int] = (), *, rank_zero_allowed: bool = False) -> int:
@@ -589,6 +615,7 @@ class RollSpec:
     threshold: int
     fatigue: str
     fixed: int = 0
+    ones_always_succeed: bool = True  # the campaign's "un 1 réussit toujours"
 
     def __post_init__(self) -> None:
         require_choice(self.kind, ROLL_KINDS, field="kind", label=fr("Le type de jet"))
@@ -596,6 +623,11 @@ class RollSpec:
         _check_threshold(self.threshold)
         require_choice(self.fatigue, FATIGUE_KINDS, field="fatigue", label=fr("La fatigue"))
         require_int(self.fixed, field="fixed", label=fr("La partie fixe"), low=0)
+        require_bool(
+            self.ones_always_succeed,
+            field="ones_always_succeed",
+            label=fr("Un 1 réussit toujours"),
+        )
 
 
 def fatigue_kind(characteristic: str) -> str:
@@ -647,7 +679,9 @@ def dodge_roll(
     """Dodge: esquive rank dice, threshold 6; fewer dice when encumbered."""
     require_bool(encumbered, field="encumbered", label=fr("Encombré"))
     extra = [house.encumbered_dodge_malus] if encumbered else []
-    dice = pool_size(rank, [*modifiers, *extra], rank_zero_allowed=rank_zero_allowed)
+    dice = pool_size(
+        rank, [*_dice_modifiers(modifiers), *extra], rank_zero_allowed=rank_zero_allowed
+    )
     return RollSpec(DODGE, dice, DODGE_THRESHOLD, PHYSICAL)
 
 
@@ -678,7 +712,7 @@ def parry_roll(
     rank_zero_allowed: bool = False,
     house: AethoriaHouseRules = DEFAULT_HOUSE_RULES,
 ) -> RollSpec:
-    """Parry: parade/weapon rank dice under the parry value of the weapon or shield."""
+    """Parry: "jet de parade" dice (see `parry_rank`) under the parry value of the item used."""
     check_parry_allowed(attacker_force, defender_force, house)
     require_int(
         parry_value,
@@ -689,7 +723,39 @@ def parry_roll(
         error=InvalidWeapon,
     )
     dice = pool_size(rank, modifiers, rank_zero_allowed=rank_zero_allowed)
-    return RollSpec(PARRY, dice, parry_value, PHYSICAL)
+    return RollSpec(PARRY, dice, parry_value, PHYSICAL, 0, house.ones_always_succeed)
+
+
+PARADE_SKILL = "parade"
+WEAPON_SKILL = "weapon"
+
+
+@dataclass(frozen=True)
+class ParryRank:
+    """The rank a parry rolls and whose it is: the Parade skill, or the weapon's skill."""
+
+    rank: int
+    skill: str  # PARADE_SKILL or WEAPON_SKILL
+
+
+def parry_rank(
+    parade: int,
+    weapon_skill: int | None = None,
+    house: AethoriaHouseRules = DEFAULT_HOUSE_RULES,
+) -> ParryRank:
+    """A parry is a roll of the Parade skill ("jet de parade"), whatever parries.
+
+    With the house rule "parade : meilleur de Parade et de la compétence d'arme", a weapon's
+    parry rolls the better of Parade and that weapon's skill (`weapon_skill`; None for a
+    shield, which has no skill of its own). On a tie, Parade is the rank named.
+    """
+    check_skill_rank(parade, "parade")
+    if weapon_skill is None or not house.parry_best_of_weapon_skill:
+        return ParryRank(parade, PARADE_SKILL)
+    check_skill_rank(weapon_skill, "weapon_skill")
+    if weapon_skill > parade:
+        return ParryRank(weapon_skill, WEAPON_SKILL)
+    return ParryRank(parade, PARADE_SKILL)
 
 
 def attack_roll(
@@ -716,7 +782,9 @@ def attack_roll(
         extra.append(house.range_malus(range_band))
     elif action == RANGED_ATTACK:
         raise InvalidValue(fr("Une attaque à distance demande une portée."), field="range_band")
-    dice = pool_size(rank, [*modifiers, *extra], rank_zero_allowed=rank_zero_allowed)
+    dice = pool_size(
+        rank, [*_dice_modifiers(modifiers), *extra], rank_zero_allowed=rank_zero_allowed
+    )
     return RollSpec(ATTACK, dice, adresse, PHYSICAL)
 
 
@@ -732,7 +800,10 @@ class PoolResult:
 
     def __post_init__(self) -> None:
         dice = self.faces + self.fatigue_faces
-        successes = self.spec.fixed + count_successes(dice, self.spec.threshold)
+        counted = count_successes(
+            dice, self.spec.threshold, ones_always_succeed=self.spec.ones_always_succeed
+        )
+        successes = self.spec.fixed + counted
         object.__setattr__(self, "successes", successes)
 
     @property
@@ -1208,16 +1279,26 @@ def attack_outcome(
 
 
 def damage_roll(
-    weapon: AethoriaWeapon, force: int, bonus_dice: int = 0, *, second_weapon: bool = False
+    weapon: AethoriaWeapon,
+    force: int,
+    bonus_dice: int = 0,
+    *,
+    second_weapon: bool = False,
+    house: AethoriaHouseRules = DEFAULT_HOUSE_RULES,
 ) -> RollSpec:
-    """Damage: the weapon's dice plus bonus dice under Force, plus the weapon's fixed part."""
+    """Damage: the weapon's dice plus bonus dice under Force, plus the weapon's fixed part.
+
+    The second weapon of an attaque double rolls under Force - 2, which may be 0 or less: its
+    1s still count 2 successes each unless the campaign turned "un 1 réussit toujours" off.
+    """
     if weapon.shield:
         raise InvalidWeapon(fr("Un bouclier ne sert pas à frapper."), field="weapon")
     f = check_characteristic(force, "force", exceptional=True)
     require_int(bonus_dice, field="bonus_dice", label=fr("Les dés bonus"), low=0)
     # The second weapon of an attaque double hits as if the character had 2 Force less.
     threshold = f + (DOUBLE_ATTACK_SECOND_FORCE_MALUS if second_weapon else 0)
-    return RollSpec(DAMAGE, weapon.dice + bonus_dice, threshold, PHYSICAL, weapon.fixed)
+    dice = weapon.dice + bonus_dice
+    return RollSpec(DAMAGE, dice, threshold, PHYSICAL, weapon.fixed, house.ones_always_succeed)
 
 
 @dataclass(frozen=True)
@@ -1466,41 +1547,69 @@ def cast_spell(
 # --- Odds -------------------------------------------------------------------------------------
 
 
-def _die_weights(threshold: int) -> tuple[int, int, int]:
-    """Tenths of a d10 giving 0, 1 and 2 successes at this threshold."""
+def _die_weights(threshold: int, ones: bool = True) -> tuple[int, int, int]:
+    """Tenths of a d10 giving 0, 1 and 2 successes at this threshold.
+
+    `ones`: a 1 counts 2 successes even under a threshold of 0 or less ("un 1 réussit
+    toujours"); without it, such a threshold gives no success at all.
+    """
     if threshold < 1:
-        return (D10, 0, 0)  # not even a 1 succeeds
+        return (D10 - 1, 0, 1) if ones else (D10, 0, 0)
     t = min(threshold, D10)  # 10 or more: every face succeeds
     return (D10 - t, t - 1, 1)
 
 
-def _success_counts(dice: int, threshold: int) -> tuple[int, ...]:
+def _success_counts(dice: int, threshold: int, ones: bool = True) -> tuple[int, ...]:
     """Ways (out of 10 ** dice) for a pool to total each number of successes."""
-    return odds.die_power(_die_weights(threshold), dice)
+    return odds.die_power(_die_weights(threshold, ones), dice)
+
+
+def _check_ones(value: object) -> bool:
+    return require_bool(value, field="ones_always_succeed", label=fr("Un 1 réussit toujours"))
 
 
 @odds.cached
-def _success_distribution(dice: int, threshold: int) -> tuple[tuple[int, Fraction], ...]:
-    counts = _success_counts(dice, threshold)
+def _success_distribution(
+    dice: int, threshold: int, ones: bool
+) -> tuple[tuple[int, Fraction], ...]:
+    counts = _success_counts(dice, threshold, ones)
     return tuple(odds.from_counts(counts, D10**dice).items())
 
 
-def success_distribution(dice: int, threshold: int) -> dict[int, Fraction]:
+def success_distribution(
+    dice: int, threshold: int, *, ones_always_succeed: bool = True
+) -> dict[int, Fraction]:
     """Exact distribution of a pool's successes (keys: the totals that can happen)."""
     check_dice_count(dice)
     _check_threshold(threshold)
-    return dict(_success_distribution(dice, threshold))
+    return dict(_success_distribution(dice, threshold, _check_ones(ones_always_succeed)))
 
 
-def success_probability(dice: int, threshold: int, difficulty: int, fixed: int = 0) -> Fraction:
+def success_probability(
+    dice: int,
+    threshold: int,
+    difficulty: int,
+    fixed: int = 0,
+    *,
+    ones_always_succeed: bool = True,
+) -> Fraction:
     """Exact chance that a roll (plus a fixed part) reaches the difficulty."""
     check_dice_count(dice)
     _check_threshold(threshold)
     require_int(difficulty, field="difficulty", label=fr("La difficulté"), low=0)
     require_int(fixed, field="fixed", label=fr("La partie fixe"), low=0)
-    counts = _success_counts(dice, threshold)
+    counts = _success_counts(dice, threshold, _check_ones(ones_always_succeed))
     needed = max(0, difficulty - fixed)
     return Fraction(sum(counts[needed:]), D10**dice)
+
+
+def _check_pools(
+    attack_dice: int, attack_threshold: int, defence_dice: int, defence_threshold: int
+) -> None:
+    check_dice_count(attack_dice, field="attack_dice")
+    check_dice_count(defence_dice, field="defence_dice")
+    _check_threshold(attack_threshold, "attack_threshold")
+    _check_threshold(defence_threshold, "defence_threshold")
 
 
 def landing_probability(
@@ -1508,15 +1617,15 @@ def landing_probability(
     attack_threshold: int,
     defence_dice: int = 0,
     defence_threshold: int = DODGE_THRESHOLD,
+    *,
+    ones_always_succeed: bool = True,
 ) -> Fraction:
     """Exact chance that an attack keeps at least 1 net success against a defence roll."""
-    check_dice_count(attack_dice, field="attack_dice")
-    check_dice_count(defence_dice, field="defence_dice")
-    _check_threshold(attack_threshold, "attack_threshold")
-    _check_threshold(defence_threshold, "defence_threshold")
+    _check_pools(attack_dice, attack_threshold, defence_dice, defence_threshold)
+    ones = _check_ones(ones_always_succeed)
     ways = odds.count_difference_at_least(
-        _success_counts(attack_dice, attack_threshold),
-        _success_counts(defence_dice, defence_threshold),
+        _success_counts(attack_dice, attack_threshold, ones),
+        _success_counts(defence_dice, defence_threshold, ones),
         1,
     )
     return Fraction(ways, D10 ** (attack_dice + defence_dice))
@@ -1527,30 +1636,41 @@ def net_success_distribution(
     attack_threshold: int,
     defence_dice: int = 0,
     defence_threshold: int = DODGE_THRESHOLD,
+    *,
+    ones_always_succeed: bool = True,
 ) -> dict[int, Fraction]:
     """Exact distribution of attack successes minus defence successes."""
-    check_dice_count(attack_dice, field="attack_dice")
-    check_dice_count(defence_dice, field="defence_dice")
-    _check_threshold(attack_threshold, "attack_threshold")
-    _check_threshold(defence_threshold, "defence_threshold")
-    counts, offset = _net_counts(attack_dice, attack_threshold, defence_dice, defence_threshold)
+    _check_pools(attack_dice, attack_threshold, defence_dice, defence_threshold)
+    counts, offset = _net_counts(
+        attack_dice,
+        attack_threshold,
+        defence_dice,
+        defence_threshold,
+        _check_ones(ones_always_succeed),
+    )
     return odds.from_counts(counts, D10 ** (attack_dice + defence_dice), offset)
 
 
 def _net_counts(
-    attack_dice: int, attack_threshold: int, defence_dice: int, defence_threshold: int
+    attack_dice: int,
+    attack_threshold: int,
+    defence_dice: int,
+    defence_threshold: int,
+    ones: bool = True,
 ) -> tuple[tuple[int, ...], int]:
     """Ways (out of 10 ** (attack + defence)) for each net total; index 0 is net = offset."""
-    a = _success_counts(attack_dice, attack_threshold)
-    d = _success_counts(defence_dice, defence_threshold)
+    a = _success_counts(attack_dice, attack_threshold, ones)
+    d = _success_counts(defence_dice, defence_threshold, ones)
     # attack - defence = attack + (top - defence) - top: convolve with the reversed defence.
     return odds.convolve_counts(a, d[::-1]), -(len(d) - 1)
 
 
 @odds.cached
-def _damage_counts(weapon_dice: int, force: int, fixed: int, rd: int) -> tuple[int, ...]:
+def _damage_counts(
+    weapon_dice: int, force: int, fixed: int, rd: int, ones: bool = True
+) -> tuple[int, ...]:
     """Ways (out of 10 ** weapon_dice) for the damage after RD to take each value."""
-    counts = _success_counts(weapon_dice, force)
+    counts = _success_counts(weapon_dice, force, ones)
     out = [0] * max(1, len(counts) + fixed - rd)
     for k, c in enumerate(counts):
         out[max(0, k + fixed - rd)] += c  # armour can absorb everything, never more
@@ -1558,19 +1678,36 @@ def _damage_counts(weapon_dice: int, force: int, fixed: int, rd: int) -> tuple[i
 
 
 def damage_distribution(
-    weapon_dice: int, fixed: int, force: int, rd: int = 0, bonus_dice: int = 0
+    weapon_dice: int,
+    fixed: int,
+    force: int,
+    rd: int = 0,
+    bonus_dice: int = 0,
+    *,
+    ones_always_succeed: bool = True,
 ) -> dict[int, Fraction]:
     """Exact distribution of damage after RD of a blow that landed (never negative)."""
     _check_damage_inputs(weapon_dice, fixed, force, rd)
     dice = check_dice_count(weapon_dice + _nonneg(bonus_dice, "bonus_dice"), field="weapon_dice")
-    return odds.from_counts(_damage_counts(dice, force, fixed, rd), D10**dice)
+    counts = _damage_counts(dice, force, fixed, rd, _check_ones(ones_always_succeed))
+    return odds.from_counts(counts, D10**dice)
 
 
 def expected_damage(
-    weapon_dice: int, fixed: int, force: int, rd: int = 0, bonus_dice: int = 0
+    weapon_dice: int,
+    fixed: int,
+    force: int,
+    rd: int = 0,
+    bonus_dice: int = 0,
+    *,
+    ones_always_succeed: bool = True,
 ) -> Fraction:
     """Mean damage after RD of a blow that landed."""
-    return odds.mean(damage_distribution(weapon_dice, fixed, force, rd, bonus_dice))
+    return odds.mean(
+        damage_distribution(
+            weapon_dice, fixed, force, rd, bonus_dice, ones_always_succeed=ones_always_succeed
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -1593,34 +1730,27 @@ def attack_odds(
     force: int,
     rd: int = 0,
     convert_extra_successes: bool = True,
+    ones_always_succeed: bool = True,
 ) -> AttackOdds:
-    """Exact landing chance and damage distribution, with bonus dice from net successes."""
-    check_dice_count(attack_dice, field="attack_dice")
-    check_dice_count(defence_dice, field="defence_dice")
-    _check_threshold(attack_threshold, "attack_threshold")
-    _check_threshold(defence_threshold, "defence_threshold")
+    """Exact landing chance and damage distribution, with bonus dice from net successes.
+
+    `ones_always_succeed` is the campaign's "un 1 réussit toujours": it matters when a threshold
+    is 0 or less (the second weapon of an attaque double with Force <= 2, a parry value of 0).
+    """
+    _check_pools(attack_dice, attack_threshold, defence_dice, defence_threshold)
     _check_damage_inputs(weapon_dice, fixed, force, rd)
-    net, offset = _net_counts(attack_dice, attack_threshold, defence_dice, defence_threshold)
+    ones = _check_ones(ones_always_succeed)
+    net, offset = _net_counts(attack_dice, attack_threshold, defence_dice, defence_threshold, ones)
     # Group the net totals by the bonus dice they buy: a miss (net < 1) deals 0 damage.
-    miss = sum(net[: max(0, 1 - offset)])
+    first_hit = max(0, 1 - offset)
+    miss = sum(net[:first_hit])
     by_bonus: dict[int, int] = {}
-    for index in range(max(0, 1 - offset), len(net)):
+    for index in range(first_hit, len(net)):
         bonus = max_bonus_dice(index + offset) if convert_extra_successes else 0
         by_bonus[bonus] = by_bonus.get(bonus, 0) + net[index]
     most_bonus = max((b for b, ways in by_bonus.items() if ways), default=0)
     check_dice_count(weapon_dice + most_bonus, field="weapon_dice")
-    # Everything is counted over one common denominator 10 ** (attack + defence + weapon +
-    # most bonus dice), so the mix stays in integers until the very end.
-    damage = [miss * D10 ** (weapon_dice + most_bonus)]
-    for bonus, ways in by_bonus.items():
-        if not ways:
-            continue
-        scale = ways * D10 ** (most_bonus - bonus)
-        part = _damage_counts(weapon_dice + bonus, force, fixed, rd)
-        if len(part) > len(damage):
-            damage.extend([0] * (len(part) - len(damage)))
-        for k, c in enumerate(part):
-            damage[k] += scale * c
+    damage = _mixed_damage_counts(miss, by_bonus, most_bonus, weapon_dice, force, fixed, rd, ones)
     pool_outcomes = D10 ** (attack_dice + defence_dice)
     denominator = pool_outcomes * D10 ** (weapon_dice + most_bonus)
     return AttackOdds(
@@ -1628,6 +1758,34 @@ def attack_odds(
         damage=odds.from_counts(damage, denominator),
         expected_damage=Fraction(sum(k * c for k, c in enumerate(damage)), denominator),
     )
+
+
+def _mixed_damage_counts(
+    miss: int,
+    by_bonus: Mapping[int, int],
+    most_bonus: int,
+    weapon_dice: int,
+    force: int,
+    fixed: int,
+    rd: int,
+    ones: bool,
+) -> list[int]:
+    """Damage counts of the whole attack, a miss counting 0.
+
+    Everything is counted over one common denominator 10 ** (attack + defence + weapon + most
+    bonus dice), so the mix stays in integers until the very end.
+    """
+    damage = [miss * D10 ** (weapon_dice + most_bonus)]
+    for bonus, ways in by_bonus.items():
+        if not ways:
+            continue
+        scale = ways * D10 ** (most_bonus - bonus)
+        part = _damage_counts(weapon_dice + bonus, force, fixed, rd, ones)
+        if len(part) > len(damage):
+            damage.extend([0] * (len(part) - len(damage)))
+        for k, c in enumerate(part):
+            damage[k] += scale * c
+    return damage
 
 
 def burn_probability(dice: int, threshold: int) -> Fraction:

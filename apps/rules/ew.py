@@ -19,6 +19,7 @@ from apps.rules.checks import (
     require_bool,
     require_choice,
     require_int,
+    require_ints,
     require_labelled_values,
     tuples_from_json,
 )
@@ -816,10 +817,7 @@ class EwTestResult:
 
 
 def _sum_modifiers(modifiers: Iterable[int], field_name: str = "modifiers") -> int:
-    total = 0
-    for m in modifiers:
-        total += require_int(m, field=field_name, label=fr("Un modificateur"))
-    return total
+    return sum(require_ints(modifiers, field=field_name, label=fr("Les modificateurs")))
 
 
 def _table(table: ResolutionTable | None) -> ResolutionTable:
@@ -833,9 +831,13 @@ def resolve_test(
     modifiers: Iterable[int] = (),
     table: ResolutionTable | None = None,
 ) -> EwTestResult:
-    """Cross NA (plus modifiers) and ND on the table; success iff d20 <= score."""
+    """Cross NA (plus modifiers) and ND on the table; success iff d20 <= score.
+
+    ND may be any integer: an opponent's wound and extra-action maluses lower it (they weigh on
+    all its actions, resisting included), below 0 if need be; the table then clamps the score.
+    """
     require_int(na, field="na", label=fr("Le NA"), low=0)
-    require_int(nd, field="nd", label=fr("Le ND"), low=0)
+    require_int(nd, field="nd", label=fr("Le ND"))
     check_d20(roll, field="roll")
     modifier = _sum_modifiers(modifiers)
     score = _table(table).score(na + modifier, nd)
@@ -853,9 +855,9 @@ def resolve_test(
 def success_probability(
     na: int, nd: int, modifiers: Iterable[int] = (), table: ResolutionTable | None = None
 ) -> Fraction:
-    """Exact chance that a test succeeds: score / 20."""
+    """Exact chance that a test succeeds: score / 20 (ND may be any integer, see resolve_test)."""
     require_int(na, field="na", label=fr("Le NA"), low=0)
-    require_int(nd, field="nd", label=fr("Le ND"), low=0)
+    require_int(nd, field="nd", label=fr("Le ND"))
     score = _table(table).score(na + _sum_modifiers(modifiers), nd)
     return Fraction(score, D20)
 
