@@ -98,6 +98,10 @@ HOUSE_RULE_LABELS = {
     "fatigue_cost_divisor": _("Coût d'un sort : ⌈Pouvoir investi / diviseur⌉ de chaque fatigue"),
     "unpaid_fatigue_to_pv": _("La fatigue impayée est prise sur les PV"),
     "burn_pv_per_pouvoir": _("Brûlure d'érys : PV perdus par point de Pouvoir investi"),
+    "ones_always_succeed": _(
+        "Un 1 réussit toujours (2 réussites, même si le seuil est tombé à 0 ou moins)"
+    ),
+    "parry_best_of_weapon_skill": _("Parade : meilleur de Parade et de la compétence d'arme"),
 }
 
 CHOICES = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from apps.rules.errors import InvalidValue, RulesError, fr
@@ -52,6 +52,23 @@ def require_int(
             params=params,
         )
     return value
+
+
+def require_ints(
+    values: object,
+    *,
+    field: str,
+    label: str,
+    error: type[RulesError] = InvalidValue,
+) -> tuple[int, ...]:
+    """Return `values` as a tuple if it is a list of ints (modifiers...), else raise `error`."""
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
+        raise error(
+            fr("%(label)s : une liste de nombres entiers est attendue (reçu : %(value)r)."),
+            field=field,
+            params={"label": label, "value": values},
+        )
+    return tuple(require_int(value, field=field, label=label, error=error) for value in values)
 
 
 def require_bool(

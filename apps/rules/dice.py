@@ -61,7 +61,7 @@ def check_faces(
     faces: Iterable[object], sides: int, *, field: str = "faces", count: int | None = None
 ) -> tuple[int, ...]:
     """Validate every face (and, if given, how many there must be); return them as a tuple."""
-    if isinstance(faces, str | bytes):
+    if isinstance(faces, str | bytes) or not isinstance(faces, Iterable):
         raise InvalidFace(
             fr("Les résultats des dés doivent être une liste de nombres."),
             field=field,

@@ -35,7 +35,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def _engine_texts() -> set[str]:
     """Every text of apps/rules marked with fr()."""
     texts = set()
-    for path in RULES.glob("*.py"):
+    for path in RULES.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "fr":
                 texts.add(node.args[0].value)

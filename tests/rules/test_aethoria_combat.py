@@ -378,7 +378,17 @@ def test_second_weapon_damage_as_if_two_force_less():
     second = ae.damage_roll(DAGGER, force=6, second_weapon=True)
     assert (first.threshold, second.threshold) == (6, 4)
     weak = ae.damage_roll(DAGGER, force=1, second_weapon=True)
-    assert ae.roll_pool(weak, [1]).successes == 2  # threshold -1: no success, fixed 2 only
+    # Threshold -1: a 2 does not succeed, but a 1 still counts 2 successes (the source counts
+    # the 1s double without condition); the dagger's fixed 2 come on top.
+    assert ae.roll_pool(weak, [2]).successes == 2
+    assert ae.roll_pool(weak, [1]).successes == 4
+    strict = ae.damage_roll(
+        DAGGER,
+        force=1,
+        second_weapon=True,
+        house=AethoriaHouseRules(ones_always_succeed=False),
+    )
+    assert ae.roll_pool(strict, [1]).successes == 2  # the option off: no success, fixed 2 only
     with pytest.raises(errors.InvalidWeapon):
         ae.damage_roll(SHIELD, force=6)
 
@@ -428,3 +438,44 @@ def test_can_parry_both():
     assert ae.can_parry_both([SWORD, DAGGER])
     assert not ae.can_parry_both([SWORD])
     assert not ae.can_parry_both([SWORD, BOW])  # a bow has no parry value
+
+
+# --- parry rank (a parry is a "jet de parade") ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("parade", "weapon_skill", "best_of", "rank", "skill"),
+    [
+        (2, 5, False, 2, ae.PARADE_SKILL),  # by default the Parade skill, whatever parries
+        (4, 1, False, 4, ae.PARADE_SKILL),
+        (2, None, False, 2, ae.PARADE_SKILL),  # a shield
+        (2, 5, True, 5, ae.WEAPON_SKILL),  # house rule: the better of the two
+        (4, 1, True, 4, ae.PARADE_SKILL),
+        (3, 3, True, 3, ae.PARADE_SKILL),  # a tie names Parade
+        (2, None, True, 2, ae.PARADE_SKILL),  # a shield has no skill of its own
+        (0, 0, True, 0, ae.PARADE_SKILL),
+    ],
+)
+def test_parry_rank(parade, weapon_skill, best_of, rank, skill):
+    house = AethoriaHouseRules(parry_best_of_weapon_skill=best_of)
+    assert ae.parry_rank(parade, weapon_skill, house) == ae.ParryRank(rank, skill)
+
+
+@pytest.mark.parametrize(("parade", "weapon_skill"), [(None, 3), ("3", 3), (10, 3), (3, "x")])
+def test_parry_rank_refuses_impossible_ranks(parade, weapon_skill):
+    house = AethoriaHouseRules(parry_best_of_weapon_skill=True)
+    with pytest.raises(errors.InvalidSkillRank):
+        ae.parry_rank(parade, weapon_skill, house)
+
+
+def test_a_parry_value_of_zero_still_counts_its_ones():
+    spec = ae.parry_roll(2, 0, attacker_force=5, defender_force=5)
+    assert ae.roll_pool(spec, [1, 2]).successes == 2
+    strict = ae.parry_roll(
+        2,
+        0,
+        attacker_force=5,
+        defender_force=5,
+        house=AethoriaHouseRules(ones_always_succeed=False),
+    )
+    assert ae.roll_pool(strict, [1, 2]).successes == 0

@@ -109,13 +109,37 @@ def test_cast_spell_refuses_a_roll_of_another_kind_or_investment():
         (1, 10, {1: F(9, 10), 2: F(1, 10)}),
         (1, 15, {1: F(9, 10), 2: F(1, 10)}),
         (1, 1, {0: F(9, 10), 2: F(1, 10)}),
-        (1, 0, {0: F(1)}),
-        (2, -3, {0: F(1)}),
+        (1, 0, {0: F(9, 10), 2: F(1, 10)}),  # a 1 always counts 2 successes
+        (2, -3, {0: F(81, 100), 2: F(18, 100), 4: F(1, 100)}),
         (2, 5, {0: F(1, 4), 1: F(2, 5), 2: F(26, 100), 3: F(8, 100), 4: F(1, 100)}),
     ],
 )
 def test_success_distribution(dice, threshold, expected):
     assert ae.success_distribution(dice, threshold) == expected
+
+
+@pytest.mark.parametrize(
+    ("dice", "threshold", "expected"),
+    [
+        (1, 0, {0: F(1)}),  # option off: under a threshold < 1 not even a 1 succeeds
+        (2, -3, {0: F(1)}),
+        (1, 1, {0: F(9, 10), 2: F(1, 10)}),  # from threshold 1 up the option changes nothing
+    ],
+)
+def test_success_distribution_when_a_one_does_not_always_succeed(dice, threshold, expected):
+    assert ae.success_distribution(dice, threshold, ones_always_succeed=False) == expected
+
+
+def test_odds_of_a_second_weapon_under_force_two_count_its_ones():
+    # Dagger 1+1d, Force 2 -> threshold 0 for the second weapon: only a 1 (2 successes) scores.
+    on = ae.damage_distribution(1, 1, 0)
+    off = ae.damage_distribution(1, 1, 0, ones_always_succeed=False)
+    assert on == {1: F(9, 10), 3: F(1, 10)}
+    assert off == {1: F(1)}
+    assert ae.success_probability(2, 0, 2) == F(19, 100)
+    assert ae.success_probability(2, 0, 2, ones_always_succeed=False) == 0
+    assert ae.landing_probability(1, 0) == F(1, 10)
+    assert ae.landing_probability(1, 0, ones_always_succeed=False) == 0
 
 
 def test_success_distribution_returns_a_fresh_dict():

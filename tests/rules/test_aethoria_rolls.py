@@ -6,7 +6,13 @@ import pytest
 
 from apps.rules import aethoria as ae
 from apps.rules import errors
-from apps.rules.aethoria import AethoriaHouseRules, AethoriaPools, PoolDelta, RollSpec
+from apps.rules.aethoria import (
+    AethoriaHouseRules,
+    AethoriaPools,
+    AethoriaWeapon,
+    PoolDelta,
+    RollSpec,
+)
 
 # --- house rules ---------------------------------------------------------------------------
 
@@ -130,7 +136,8 @@ def test_skill_rank_range(rank):
         ([1, 5, 6, 10], 5, 3),
         ([10], 10, 1),
         ([10, 1], 12, 3),  # threshold >= 10: everything succeeds
-        ([1, 1], 0, 0),  # threshold < 1: nothing succeeds, not even a 1
+        ([1, 1], 0, 4),  # threshold < 1: a 1 still counts 2 successes (without condition)
+        ([1, 2, 5], -3, 2),  # ... and nothing else succeeds
         ([2, 3], 1, 0),
         ([1, 2], 1, 2),
         ([], 5, 0),
@@ -138,6 +145,32 @@ def test_skill_rank_range(rank):
 )
 def test_count_successes(faces, threshold, successes):
     assert ae.count_successes(faces, threshold) == successes
+
+
+@pytest.mark.parametrize(
+    ("faces", "threshold", "successes"),
+    [
+        ([1, 1], 0, 0),  # option off: under a threshold < 1 nothing succeeds, not even a 1
+        ([1, 2, 5], -3, 0),
+        ([1, 5, 6], 5, 3),  # with a threshold of 1 or more the option changes nothing
+        ([1], 1, 2),
+    ],
+)
+def test_count_successes_when_a_one_does_not_always_succeed(faces, threshold, successes):
+    assert ae.count_successes(faces, threshold, ones_always_succeed=False) == successes
+
+
+def test_a_roll_follows_its_campaigns_rule_on_ones():
+    on = ae.damage_roll(AethoriaWeapon(dice=2), force=2, second_weapon=True)
+    off = ae.damage_roll(
+        AethoriaWeapon(dice=2),
+        force=2,
+        second_weapon=True,
+        house=AethoriaHouseRules(ones_always_succeed=False),
+    )
+    assert on.threshold == off.threshold == 0
+    assert ae.roll_pool(on, [1, 3]).successes == 2
+    assert ae.roll_pool(off, [1, 3]).successes == 0
 
 
 @pytest.mark.parametrize("faces", [[11], [0], [3, 12]])

@@ -2,7 +2,7 @@
 
 import pytest
 
-from apps.rules import errors
+from apps.rules import aethoria, errors, ew
 from apps.rules.dice import (
     MAX_DICE,
     Dice,
@@ -102,3 +102,32 @@ def test_error_codes_are_unique_and_stable():
     assert len(codes) == len(set(codes))
     assert errors.InvalidResolutionTable.code == "invalid_resolution_table"
     assert issubclass(errors.InvalidResolutionTable, errors.InvalidHouseRules)
+
+
+# --- wrong types raise the engine's own error (issue 19) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda: ew.resolve_test(5, 5, 10, None), errors.InvalidValue),
+        (lambda: ew.resolve_test(5, 5, 10, 3), errors.InvalidValue),
+        (lambda: ew.success_probability(5, 5, None), errors.InvalidValue),
+        (lambda: ew.resolve_test(5, 5, 10, ["2"]), errors.InvalidValue),
+        (lambda: aethoria.pool_size(3, None), errors.InvalidValue),
+        (lambda: aethoria.pool_size(3, {"a": 1}), errors.InvalidValue),
+        (lambda: aethoria.attack_roll(3, 5, None), errors.InvalidValue),
+        (lambda: aethoria.dodge_roll(3, modifiers=None), errors.InvalidValue),
+        (lambda: aethoria.count_successes(None, 5), errors.InvalidFace),
+        (lambda: aethoria.count_successes(5, 5), errors.InvalidFace),
+        (lambda: aethoria.count_successes([1], 5, ones_always_succeed=None), errors.InvalidValue),
+        (
+            lambda: aethoria.success_distribution(2, 5, ones_always_succeed="yes"),
+            errors.InvalidValue,
+        ),
+    ],
+)
+def test_wrong_types_raise_the_engines_own_error_with_a_message(call, error):
+    with pytest.raises(error) as raised:
+        call()
+    assert isinstance(raised.value, errors.RulesError) and raised.value.message

@@ -45,10 +45,33 @@ def test_resolve_test_refuses_impossible_d20(roll):
         ew.resolve_test(10, 10, roll)
 
 
-@pytest.mark.parametrize(("na", "nd"), [(-1, 5), (5, -1), ("5", 5)])
+@pytest.mark.parametrize(("na", "nd"), [(-1, 5), ("5", 5), (5, "5"), (5, None), (5.0, 5)])
 def test_resolve_test_refuses_impossible_levels(na, nd):
     with pytest.raises(errors.InvalidValue):
         ew.resolve_test(na, nd, 10)
+
+
+@pytest.mark.parametrize(
+    ("nd", "score"),
+    [
+        (-1, 16),  # 10 + 5 - (-1): an opponent's maluses lower the ND below 0
+        (-4, 19),  # the default grid clamps at 19
+        (-30, 19),
+        (0, 15),
+    ],
+)
+def test_a_difficulty_below_zero_is_accepted_and_the_score_clamped(nd, score):
+    result = ew.resolve_test(5, nd, 10)
+    assert result.score == score and result.nd == nd
+    assert ew.success_probability(5, nd) == F(score, 20)
+
+
+def test_a_difficulty_below_zero_slides_on_a_campaign_grid():
+    # NA 5 against ND -1 reads the grid at NA 6 / ND 0 (same NA - ND), as the attack path does.
+    rows = [[min(20, 1 + na) for _nd in range(21)] for na in range(21)]
+    table = ResolutionTable.from_grid(rows)
+    assert ew.resolve_test(5, -1, 20, table=table).score == 7
+    assert ew.success_probability(5, -1, table=table) == F(7, 20)
 
 
 def test_resolve_test_uses_the_campaign_table():

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from apps.rules import aethoria as ae
 from apps.rules import ew, odds
+from apps.rules.errors import RulesError
 
 # No example database: the rules tests must not write files into the checkout.
 PROPERTY = settings(database=None, deadline=None, max_examples=60)
@@ -322,3 +323,175 @@ def test_aethoria_hit_location_tables_cover_every_face(cuts, reroll):
     )
     assert ae.AethoriaHouseRules.from_dict(house.to_dict()) == house
     assert {ae.hit_location(face, house) for face in range(1, 21)} == set(house.locations)
+
+
+# --- issue 19: a 1 always succeeds (house rule), opposed maluses, wrong types ---------------
+
+
+def brute_force_with_option(dice: int, threshold: int, ones: bool, fixed: int = 0, rd: int = 0):
+    outcomes = Counter(
+        max(0, fixed + ae.count_successes(faces, threshold, ones_always_succeed=ones) - rd)
+        for faces in product(D10_FACES, repeat=dice)
+    )
+    return {k: F(n, 10**dice) for k, n in outcomes.items()}
+
+
+@PROPERTY
+@given(dice=st.integers(min_value=0, max_value=30), threshold=thresholds, ones=st.booleans())
+def test_success_distribution_sums_to_one_with_either_rule_on_ones(dice, threshold, ones):
+    dist = ae.success_distribution(dice, threshold, ones_always_succeed=ones)
+    assert sum(dist.values()) == 1
+    assert all(p > 0 for p in dist.values())
+
+
+@PROPERTY
+@given(dice=small_pools, threshold=thresholds, ones=st.booleans())
+def test_success_distribution_equals_brute_force_with_either_rule_on_ones(dice, threshold, ones):
+    expected = brute_force_with_option(dice, threshold, ones)
+    assert ae.success_distribution(dice, threshold, ones_always_succeed=ones) == expected
+
+
+@PROPERTY
+@given(
+    attack=small_pools,
+    attack_threshold=thresholds,
+    defence=st.integers(min_value=0, max_value=2),
+    defence_threshold=thresholds,
+    ones=st.booleans(),
+)
+def test_landing_probability_equals_brute_force_with_either_rule_on_ones(
+    attack, attack_threshold, defence, defence_threshold, ones
+):
+    a = brute_force_with_option(attack, attack_threshold, ones)
+    d = brute_force_with_option(defence, defence_threshold, ones)
+    expected = sum((pa * pd for x, pa in a.items() for y, pd in d.items() if x - y >= 1), F(0))
+    got = ae.landing_probability(
+        attack, attack_threshold, defence, defence_threshold, ones_always_succeed=ones
+    )
+    assert got == expected
+    net = ae.net_success_distribution(
+        attack, attack_threshold, defence, defence_threshold, ones_always_succeed=ones
+    )
+    assert sum(net.values()) == 1
+
+
+@PROPERTY
+@given(
+    dice=small_pools,
+    fixed=st.integers(min_value=0, max_value=5),
+    force=st.integers(min_value=-1, max_value=4),
+    rd=st.integers(min_value=0, max_value=8),
+    ones=st.booleans(),
+)
+def test_damage_distribution_of_a_weak_second_weapon_equals_brute_force(
+    dice, fixed, force, rd, ones
+):
+    dist = ae.damage_distribution(dice, fixed, force, rd, ones_always_succeed=ones)
+    assert dist == brute_force_with_option(dice, force, ones, fixed, rd)
+    assert sum(dist.values()) == 1
+
+
+@PROPERTY
+@given(
+    attack=st.integers(min_value=0, max_value=3),
+    attack_threshold=thresholds,
+    defence=st.integers(min_value=0, max_value=2),
+    defence_threshold=st.integers(min_value=-1, max_value=10),
+    weapon=st.integers(min_value=0, max_value=2),
+    fixed=st.integers(min_value=0, max_value=3),
+    force=st.integers(min_value=-1, max_value=4),
+    rd=st.integers(min_value=0, max_value=4),
+    ones=st.booleans(),
+)
+def test_attack_odds_equal_brute_force_with_either_rule_on_ones(
+    attack, attack_threshold, defence, defence_threshold, weapon, fixed, force, rd, ones
+):
+    result = ae.attack_odds(
+        attack_dice=attack,
+        attack_threshold=attack_threshold,
+        defence_dice=defence,
+        defence_threshold=defence_threshold,
+        weapon_dice=weapon,
+        fixed=fixed,
+        force=force,
+        rd=rd,
+        ones_always_succeed=ones,
+    )
+    a = brute_force_with_option(attack, attack_threshold, ones)
+    d = brute_force_with_option(defence, defence_threshold, ones)
+    parts = []
+    for x, pa in a.items():
+        for y, pd in d.items():
+            net = x - y
+            if net < 1:
+                parts.append((pa * pd, {0: F(1)}))
+                continue
+            dice = weapon + ae.max_bonus_dice(net)
+            parts.append((pa * pd, brute_force_with_option(dice, force, ones, fixed, rd)))
+    assert result.damage == odds.mixture(parts)
+    assert sum(result.damage.values()) == 1
+
+
+@PROPERTY
+@given(
+    na=st.integers(min_value=0, max_value=25),
+    nd=st.integers(min_value=-30, max_value=25),
+    modifiers=st.lists(st.integers(min_value=-8, max_value=4), max_size=3),
+)
+def test_ew_success_probability_counts_the_faces_below_zero_difficulty_too(na, nd, modifiers):
+    wins = sum(ew.resolve_test(na, nd, roll, modifiers).success for roll in range(1, 21))
+    chance = ew.success_probability(na, nd, modifiers)
+    assert chance == F(wins, 20)
+    assert F(1, 20) <= chance <= F(19, 20)  # the default grid's clamp
+
+
+@PROPERTY
+@given(ones=st.booleans(), best=st.booleans())
+def test_aethoria_new_house_rules_round_trip(ones, best):
+    house = ae.AethoriaHouseRules(ones_always_succeed=ones, parry_best_of_weapon_skill=best)
+    assert ae.AethoriaHouseRules.from_dict(house.to_dict()) == house
+
+
+junk = st.one_of(
+    st.none(),
+    st.text(max_size=3),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+    st.lists(st.none(), max_size=2),
+    st.lists(st.text(max_size=1), min_size=1, max_size=2),
+)
+
+CALLS = {
+    "ew.resolve_test": lambda x: ew.resolve_test(5, 5, 10, x),
+    "ew.resolve_test na": lambda x: ew.resolve_test(x, 5, 10),
+    "ew.resolve_test nd": lambda x: ew.resolve_test(5, x, 10),
+    "ew.resolve_test roll": lambda x: ew.resolve_test(5, 5, x),
+    "ew.success_probability": lambda x: ew.success_probability(5, 5, x),
+    "ew.success_probability nd": lambda x: ew.success_probability(5, x),
+    "ae.pool_size": lambda x: ae.pool_size(3, x),
+    "ae.pool_size rank": lambda x: ae.pool_size(x),
+    "ae.count_successes": lambda x: ae.count_successes(x, 5),
+    "ae.count_successes threshold": lambda x: ae.count_successes([1, 2], x),
+    "ae.count_successes ones": lambda x: ae.count_successes([1], 5, ones_always_succeed=x),
+    "ae.success_distribution": lambda x: ae.success_distribution(2, x),
+    "ae.success_distribution ones": lambda x: ae.success_distribution(2, 5, ones_always_succeed=x),
+    "ae.attack_roll": lambda x: ae.attack_roll(3, 5, x),
+    "ae.parry_rank": lambda x: ae.parry_rank(x, 3),
+    "ae.parry_rank weapon": lambda x: ae.parry_rank(
+        3, x, ae.AethoriaHouseRules(parry_best_of_weapon_skill=True)
+    ),
+}
+
+
+@PROPERTY
+@given(call=st.sampled_from(sorted(CALLS)), value=junk)
+def test_wrong_types_raise_the_engines_own_error(call, value):
+    if value is None and call in ("ae.parry_rank weapon",):
+        return  # None is a meaningful value there (a shield has no skill)
+    try:
+        CALLS[call](value)
+    except RulesError as error:
+        assert error.message
+    # A value of the wrong type may happen to be accepted (an empty list of modifiers): what
+    # never happens is a bare TypeError escaping the engine.

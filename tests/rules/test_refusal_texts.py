@@ -13,7 +13,7 @@ import pytest
 from apps.rules import aethoria, checks, dice, errors, ew, initiative
 from apps.rules.errors import FrenchText, format_french, fr
 
-RULES = Path(aethoria.__file__).parent
+RULES = Path(checks.__file__).parent
 
 # Each call raises one refusal of the engine; the message is the French text users have
 # always read (captured from the engine before it kept its templates).
@@ -595,7 +595,7 @@ def _is_marked(node) -> bool:
 def _unmarked_texts() -> list[str]:
     """French literals handed to a refusal, a Problem or a `label=` without `fr()`."""
     found = []
-    for path in sorted(RULES.glob("*.py")):
+    for path in sorted(RULES.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         raised = {id(n.exc) for n in ast.walk(tree) if isinstance(n, ast.Raise) and n.exc}
         for call in _calls(tree):
@@ -618,7 +618,7 @@ def test_every_french_text_handed_to_a_refusal_is_marked_with_fr():
     # The walk does see the engine's texts (a broken walk must not pass vacuously).
     marked = [
         call
-        for path in RULES.glob("*.py")
+        for path in RULES.rglob("*.py")
         for call in _calls(ast.parse(path.read_text(encoding="utf-8")))
         if _is_marked(call)
     ]
@@ -629,7 +629,7 @@ def test_fr_marks_only_literal_texts():
     # An f-string inside fr() would be a different msgid for every value: never translated.
     bad = [
         f"{path.name}:{call.lineno}"
-        for path in sorted(RULES.glob("*.py"))
+        for path in sorted(RULES.rglob("*.py"))
         for call in _calls(ast.parse(path.read_text(encoding="utf-8")))
         if _is_marked(call) and not isinstance(call.args[0], ast.Constant)
     ]

@@ -93,10 +93,15 @@ def load_sheet(combatant: Combatant):
 
 def rank_of(sheet, *, kind: str | None = None, skill_id: int | None = None) -> int:
     """Rank of a skill on the sheet, by kind (dodge, parry, magic) or by skill; 0 if absent."""
+    return skill_of(sheet, kind=kind, skill_id=skill_id)[1]
+
+
+def skill_of(sheet, *, kind: str | None = None, skill_id: int | None = None) -> tuple[str, int]:
+    """Name and rank of a skill on the sheet, by kind or by skill; ("", 0) if absent."""
     for rank in sheet.skills.all():
         if (kind and rank.skill.kind == kind) or (skill_id and rank.skill_id == skill_id):
-            return rank.rank
-    return 0
+            return rank.skill.name, rank.rank
+    return "", 0
 
 
 def weapon_of(sheet, weapon_id: int | None, field: str = "weapon"):
@@ -208,12 +213,15 @@ def roll_json(result: aethoria.PoolResult) -> dict:
         "fatigue_faces": list(result.fatigue_faces),
         "fatigue_timing": result.fatigue_timing,
         "successes": result.successes,
+        "ones_always_succeed": result.spec.ones_always_succeed,
     }
 
 
 def roll_from_json(data: dict) -> aethoria.PoolResult:
+    # Rolls stored before "un 1 réussit toujours" counted no 1 under a threshold below 1.
+    ones = data.get("ones_always_succeed", False)
     spec = aethoria.RollSpec(
-        data["kind"], data["dice"], data["threshold"], data["fatigue"], data["fixed"]
+        data["kind"], data["dice"], data["threshold"], data["fatigue"], data["fixed"], ones
     )
     return aethoria.roll_pool(
         spec,
@@ -273,6 +281,8 @@ class DefencePlan:
     kind: str  # dodge or parry
     item: str  # what parries ("" for a dodge)
     spec: aethoria.RollSpec
+    skill: str = ""  # the skill a parry rolls (Parade, or the weapon's with the house rule)
+    rank: int = 0
 
 
 @dataclass(frozen=True)
@@ -333,14 +343,18 @@ def _pick(encounter, combatants, combatant_id, field):
         raise EncounterError(error.message, field) from None
 
 
-def _parry_item(sheet, parry_with: str, field: str) -> tuple[aethoria.AethoriaWeapon, str, int]:
+def _parry_item(
+    sheet, parry_with: str, field: str, house
+) -> tuple[aethoria.AethoriaWeapon, str, tuple[str, int]]:
     """What the defender parries with: the weapon's or shield's rules values, its name, and
-    the rank rolled (the better of Parade and the weapon's own skill)."""
-    parade = rank_of(sheet, kind="parry")
+    the skill and rank rolled (Parade; with the house rule, the better of Parade and the
+    weapon's own skill)."""
+    parade_name, parade = skill_of(sheet, kind="parry")
+    parade_name = parade_name or gettext("Parade")
     if parry_with == SHIELD:
         if sheet.shield is None:
             raise EncounterError(gettext("Le défenseur n'a pas de bouclier."), field)
-        return sheet.shield.as_rules_weapon(), sheet.shield.name, parade
+        return sheet.shield.as_rules_weapon(), sheet.shield.name, (parade_name, parade)
     try:
         weapon = weapon_of(sheet, int(parry_with), field)
     except (TypeError, ValueError):
@@ -349,11 +363,10 @@ def _parry_item(sheet, parry_with: str, field: str) -> tuple[aethoria.AethoriaWe
         raise EncounterError(
             gettext("%(name)s ne permet pas de parer.") % {"name": weapon.name}, field
         )
-    return (
-        weapon.as_rules_weapon(),
-        weapon.name,
-        max(parade, rank_of(sheet, skill_id=weapon.skill_id)),
-    )
+    weapon_skill, weapon_rank = skill_of(sheet, skill_id=weapon.skill_id)
+    rolled = aethoria.parry_rank(parade, weapon_rank, house)
+    skill = weapon_skill if rolled.skill == aethoria.WEAPON_SKILL else parade_name
+    return weapon.as_rules_weapon(), weapon.name, (skill, rolled.rank)
 
 
 def held_items(sheet) -> list[aethoria.AethoriaWeapon]:
@@ -406,7 +419,7 @@ def _defence_roll(
         )
         return DefencePlan(DODGE, "", spec)
     aethoria.check_parry_allowed(attacker_sheet.force, target_sheet.force, house)
-    item, name, rank = _parry_item(target_sheet, parry_with, field)
+    item, name, (skill, rank) = _parry_item(target_sheet, parry_with, field, house)
     spec = aethoria.parry_roll(
         rank,
         item.parry,
@@ -416,7 +429,7 @@ def _defence_roll(
         rank_zero_allowed=choice.rank_zero_allowed,
         house=house,
     )
-    return DefencePlan(PARRY, name, spec)
+    return DefencePlan(PARRY, name, spec, skill, rank)
 
 
 def blow_odds(
@@ -450,6 +463,7 @@ def blow_odds(
             force=damage.threshold,
             rd=rd.get(location, 0),
             convert_extra_successes=convert,
+            ones_always_succeed=house.ones_always_succeed,
         )
         lands = odds.lands
         dist = {0: Fraction(1)} if location in covered else odds.damage
@@ -584,7 +598,9 @@ def plan_attack(
                     house=house,
                     field="parry_with" if index == 0 else "parry_with2",
                 )
-            damage = aethoria.damage_roll(rules_weapon, a_sheet.force, 0, second_weapon=index == 1)
+            damage = aethoria.damage_roll(
+                rules_weapon, a_sheet.force, 0, second_weapon=index == 1, house=house
+            )
             fatigue = choice.fatigue if index == 0 else 0
             blows.append(
                 BlowPlan(
@@ -853,6 +869,7 @@ def aethoria_attack(
                     a_sheet.force,
                     outcome.bonus_dice,
                     second_weapon=blow.second_weapon,
+                    house=house,
                 )
                 label = (
                     gettext("Dégâts (%(weapon)s de l'arme + %(bonus)s bonus)")
@@ -1566,15 +1583,20 @@ def attack_fatigue_candidate(latest: Event | None) -> Event | None:
     return latest
 
 
-def _at_least(needed: int, threshold: int) -> tuple[Fraction, ...]:
-    return tuple(aethoria.success_probability(n, threshold, needed) for n in FATIGUE_COUNTS)
+def _at_least(needed: int, roll: dict) -> tuple[Fraction, ...]:
+    ones = roll.get("ones_always_succeed", False)
+    return tuple(
+        aethoria.success_probability(n, roll["threshold"], needed, ones_always_succeed=ones)
+        for n in FATIGUE_COUNTS
+    )
 
 
 def _expected_damage(damage: dict) -> tuple[Fraction, ...]:
     """Mean damage after RD once 1, 2 or 3 dice join the damage roll."""
     expected = []
+    ones = damage.get("ones_always_succeed", False)
     for count in FATIGUE_COUNTS:
-        dist = aethoria.success_distribution(count, damage["threshold"])
+        dist = aethoria.success_distribution(count, damage["threshold"], ones_always_succeed=ones)
         total = damage["total"]
         expected.append(sum(p * max(0, total + x - damage["rd"]) for x, p in dist.items()))
     return tuple(expected)
@@ -1582,12 +1604,12 @@ def _expected_damage(damage: dict) -> tuple[Fraction, ...]:
 
 def _attack_gain(blow: dict, convert: bool) -> dict:
     outcome = blow["outcome"]
-    threshold = blow["attack"]["threshold"]
+    attack = blow["attack"]
     if not outcome["lands"]:
-        return {"gain": "lands", "odds": _at_least(1 - outcome["net"], threshold)}
+        return {"gain": "lands", "odds": _at_least(1 - outcome["net"], attack)}
     if convert and not outcome["hits_obstacle"]:
         next_die = 1 + aethoria.EXTRA_SUCCESSES_PER_DIE * (outcome["bonus_dice"] + 1)
-        return {"gain": "bonus", "odds": _at_least(next_die - outcome["net"], threshold)}
+        return {"gain": "bonus", "odds": _at_least(next_die - outcome["net"], attack)}
     return {}
 
 
@@ -1595,7 +1617,7 @@ def _defence_gain(blow: dict) -> dict:
     outcome = blow["outcome"]
     if not outcome["lands"] or outcome["hits_obstacle"]:
         return {}
-    return {"gain": "avoids", "odds": _at_least(outcome["net"], blow["defence"]["threshold"])}
+    return {"gain": "avoids", "odds": _at_least(outcome["net"], blow["defence"])}
 
 
 def attack_fatigue_options(data: dict) -> list[FatigueOption]:
@@ -1699,7 +1721,11 @@ def _revised_damage(
             dice=blow["weapon"]["damage_dice"], fixed=blow["weapon"]["damage_fixed"]
         )
         spec = aethoria.damage_roll(
-            weapon, revision.force, outcome.bonus_dice, second_weapon=blow["second_weapon"]
+            weapon,
+            revision.force,
+            outcome.bonus_dice,
+            second_weapon=blow["second_weapon"],
+            house=revision.house,
         )
         label = gettext("Dégâts (dés de l'arme, bonus puis fatigue)")
         faces = revision.take_damage_dice(spec.dice + declared, label)

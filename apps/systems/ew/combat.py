@@ -402,11 +402,17 @@ def plan_test(encounter: Encounter, choice: TestChoice) -> TestPlan:
     opponent = None
     if choice.opponent_id:
         opponent = _combatant(encounter, choice.opponent_id)
-        nd = _level(
-            opponent,
-            choice.opponent_source or choice.na_source,
-            choice.opponent_specialty_id,
-            house.rounding,
+        # The opponent resists with its maluses too (wounds, the round's extra actions), as a
+        # defender does in an attack: they weigh on all its actions, so the ND may go below 0.
+        nd = (
+            _level(
+                opponent,
+                choice.opponent_source or choice.na_source,
+                choice.opponent_specialty_id,
+                house.rounding,
+            )
+            + opponent.character.ew.pools().wound_malus
+            + round_actions(opponent).malus(house)
         )
     elif choice.nd is None:
         raise EncounterError(_("Donnez une difficulté ou un adversaire."), "nd")

@@ -574,3 +574,38 @@ def test_redo_waits_for_a_change_made_since_the_undo(table):
     assert "ont changé hors du combat" in response.text
     attack.refresh_from_db()
     assert attack.undone
+
+
+def test_an_opposed_test_takes_the_opponents_maluses(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    sheet = table["ysolde"].ew
+    sheet.lethal_left = 4  # 4 x 4 < 18 PV: -4 to all her actions, resisting included
+    sheet.save()
+    data = {"combatant": b.pk, "na_source": "per", "opponent": y.pk, "modifier": 0}
+    encounter.refresh_from_db()
+    query = {**data, "version": encounter.version}
+    response = client.get(url("ew_test_odds", encounter), query, **HTMX)
+    # Brandon's PER 8 against Ysolde's PER 6 - 4 = 2: score 10 + 8 - 2 = 16.
+    assert "Chance de réussir <strong>80 %</strong>" in response.text
+    assert "contre ND 2" in response.text
+    post(client, "ew_test", encounter, {**data, "face": 16})
+    result = encounter.events.get(kind="ew_test").data["result"]
+    assert result["nd"] == 2 and result["score"] == 16 and result["success"]
+
+
+def test_an_opponents_maluses_may_bring_the_difficulty_below_zero(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    sheet = table["ysolde"].ew
+    sheet.lethal_left = 4
+    sheet.save()
+    data = {"combatant": b.pk, "na_source": "phy", "opponent": y.pk, "opponent_source": "phy"}
+    # Ysolde defends twice this round: -4 more. PHY 6 - 4 - 4 = -2.
+    for _ in range(2):
+        post(client, "ew_attack", encounter, attack_data(b, y, 20, 1, defence="active"))
+    post(client, "ew_test", encounter, {**data, "modifier": 0, "face": 16})
+    result = encounter.events.get(kind="ew_test").data["result"]
+    # Brandon attacked twice, -4 on his side too: score 10 + (8 - 4) - (-2) = 16.
+    assert result["nd"] == -2 and result["modifier"] == -4
+    assert result["score"] == 16 and result["success"]
