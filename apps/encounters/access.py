@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F
 from django.http import Http404
 
-from apps.campaigns.models import Role
+from apps.campaigns.models import Role, System
 from apps.core.http import HtmxHttpRequest
 
 from .models import Encounter
@@ -23,8 +23,17 @@ def get_encounter_for_user(
         .annotate(role=F("campaign__memberships__role"))
         .first()
     )
-    if encounter is None:
+    if encounter is None or _of_another_system(request, encounter):
         raise Http404("No such encounter.")
     if gm and encounter.role != Role.GM:
         raise PermissionDenied
     return encounter
+
+
+def _of_another_system(request: HtmxHttpRequest, encounter: Encounter) -> bool:
+    """Whether the URL is an action of another system's console than the fight's: those
+    are named after their system (``ew_attack``, ``aethoria_spell_odds``), and the fight
+    of another system has nothing for them to act on (404, as a URL that does not exist)."""
+    match = request.resolver_match
+    code = match.url_name.partition("_")[0] if match and match.url_name else ""
+    return code in System.values and code != encounter.campaign.system
