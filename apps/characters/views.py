@@ -161,7 +161,8 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
         "character": character,
         "campaign": campaign,
         "sheet": sheet,
-        "pool_rows": character.pool_view(house),
+        # A player sees the party's pools, never an NPC's numbers: its state in words only.
+        "pool_rows": character.pool_view(house) if character.full_view or character.is_pc else [],
         "health": character.health(house),
         "full_view": character.full_view,
         "is_gm": character.is_gm,
