@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.db.models import Q
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
@@ -11,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
 from apps.campaigns.access import get_campaign_for_user
+from apps.campaigns.models import Role
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
 
@@ -37,7 +39,7 @@ from .forms import (
     VersionForm,
     add_encounter_error,
 )
-from .models import Encounter
+from .models import Encounter, Status
 from .services import acting_combatant, load_combatants
 from .steps import EncounterError, StaleVersion
 
@@ -59,6 +61,9 @@ def encounter_console(request: HtmxHttpRequest, encounter_id: int) -> TemplateRe
 def encounter_table(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
     """Read-only view for players and a shared screen: only what players may see."""
     encounter = get_encounter_for_user(request, encounter_id)
+    if encounter.status == Status.PREPARING and encounter.role != Role.GM:
+        # The campaign page does not show players a fight being prepared: nor does this.
+        raise Http404("No such encounter.")
     template = "encounters/table.html"
     if request.htmx and not request.htmx.boosted:
         template += "#table-body"
@@ -69,7 +74,14 @@ def encounter_table(request: HtmxHttpRequest, encounter_id: int) -> TemplateResp
 def encounter_changes(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     """The idle check of open screens: 204 while nothing changed (two queries in all)."""
     version = (
-        Encounter.objects.filter(pk=encounter_id, campaign__memberships__user=request.user)
+        # One filter(): the role is the viewer's membership's (a second filter() would join
+        # the memberships again and find the GM's). Players do not follow a fight in
+        # preparation (encounter_table).
+        Encounter.objects.filter(
+            ~Q(status=Status.PREPARING) | Q(campaign__memberships__role=Role.GM),
+            pk=encounter_id,
+            campaign__memberships__user=request.user,
+        )
         .values_list("version", flat=True)
         .first()
     )
