@@ -122,7 +122,7 @@ def server(transactional_db, settings):
     # The server checks passwords with the real hashers (the tests' fast one is not there).
     settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
     call_command("seed", verbosity=0)
-    call_command("demo", verbosity=0)
+    call_command("demo", force_demo=True, verbosity=0)  # a throwaway instance
     env = {
         **os.environ,
         "DEBUG": "0",

@@ -51,7 +51,8 @@ def static_bytes(url: str) -> bytes:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("system", ["ew", "aethoria"])
-def test_a_players_sheet_on_a_phone_weighs_under_100_kb(client, system):
+def test_a_players_sheet_on_a_phone_weighs_under_100_kb(client, system, settings):
+    settings.DEBUG = True  # the demo is for development
     call_command("seed", verbosity=0)
     call_command("demo", verbosity=0)
     player = User.objects.get(username="alice")

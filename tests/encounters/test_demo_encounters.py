@@ -7,7 +7,8 @@ from apps.encounters.models import Encounter, Status
 
 
 @pytest.mark.django_db
-def test_each_demo_campaign_has_a_fight_ready_to_start():
+def test_each_demo_campaign_has_a_fight_ready_to_start(settings):
+    settings.DEBUG = True  # the demo is for development
     call_command("seed", verbosity=0)
     call_command("demo")
     call_command("demo")
