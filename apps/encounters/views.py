@@ -110,8 +110,11 @@ def _respond(
 ):
     """Re-render the console (htmx) or go back to it. No "encounter-changed" event: the
     console listens to it and would fetch itself again; other screens learn of the change
-    through their idle check. ``combatants``: the fight as the step left it in memory."""
+    through their idle check. ``combatants``: the fight as the step left it in memory.
+    Without htmx, the page it goes back to cannot show a refused form: its first error goes
+    to the message area."""
     if not request.htmx:
+        _tell_first_error(request, forms)
         return redirect("encounters:console", encounter.pk)
     encounter.refresh_from_db()
     return TemplateResponse(
@@ -120,6 +123,14 @@ def _respond(
         console_context(request, encounter, forms=forms, combatants=combatants),
         status=status,
     )
+
+
+def _tell_first_error(request, forms: dict | None) -> None:
+    """The first error of the refused forms given, as a message (a page without them)."""
+    for form in (forms or {}).values():
+        if form.is_bound and form.errors:
+            messages.error(request, _first_error(form))
+            return
 
 
 def _respond_step(
@@ -260,7 +271,10 @@ def _initiative_step(service):
             request.POST, combatants=combatants, sides=10 if encounter.campaign.is_ew else 20
         )
         if not form.is_valid():
-            return _respond(request, encounter, forms={"initiative": form})
+            if encounter.status == Status.PREPARING:  # the console shows its faces
+                return _respond(request, encounter, forms={"initiative": form})
+            # A new round's initiative (next turn) has no form on the console: say it there.
+            return _refused(request, encounter, EncounterError(_first_error(form)))
         try:
             event = service(
                 encounter_id=encounter.pk,

@@ -5,7 +5,7 @@ import pytest
 from django.urls import get_resolver, reverse
 
 from apps.campaigns.models import System
-from tests.encounters.factories import aethoria_fighter, campaign_with_gm, ew_fighter
+from tests.encounters.factories import add_player, aethoria_fighter, campaign_with_gm, ew_fighter
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +57,15 @@ def test_an_action_of_the_fights_own_system_still_answers(client):
     client.force_login(gm)
     response = client.get(reverse("encounters:ew_test_odds", args=[encounter.pk]), **HTMX)
     assert response.status_code == 200
+
+
+def test_a_sheets_spend_of_the_other_system_answers_404(client):
+    for system, url_name in ((System.AETHORIA, "eclat_spend"), (System.EW, "fatigue_spend")):
+        campaign = campaign_with_gm(system)
+        player = add_player(campaign)
+        fighter = ew_fighter if system == System.EW else aethoria_fighter
+        pc = fighter(campaign, "Brandon", owner=player)
+        client.force_login(player)
+        url = reverse(f"characters:{url_name}", args=[pc.pk])
+        assert client.post(url, {"kind": "physical", "count": 1}).status_code == 404
+        assert client.post(url, {"note": "x"}, **HTMX).status_code == 404
