@@ -174,6 +174,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "apps.core.middleware.HtmxVaryMiddleware",
+    "apps.core.middleware.PrivateCacheMiddleware",
     "apps.core.middleware.HtmxMessagesMiddleware",
     "apps.core.middleware.HtmxRedirectMiddleware",
     # django-axes wants to be last: it turns a locked-out login into its own response.

@@ -396,7 +396,8 @@ def parse_document(raw: bytes) -> dict:
         raise ImportRefused(_("Ce fichier est trop gros pour une campagne."))
     try:
         document = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        # RecursionError: lists nested deeper than the parser goes ("[" × 100 000).
         raise ImportRefused(_("Ce fichier n'est pas un export JSON lisible.")) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused(_("Ce fichier n'est pas un export de campagne Tablée."))

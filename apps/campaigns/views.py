@@ -367,10 +367,12 @@ def campaign_grid(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
 def campaign_grid_reset(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """Back to the default grid (the admin's default table, else the formula's)."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
-    if campaign.is_ew:
-        house = dataclasses.replace(campaign.house(), resolution_grid=services.default_grid())
-        services.campaign_house_rules_set(campaign=campaign, house=house)
-        messages.success(request, _("Table de résolution remise par défaut."))
+    if not campaign.is_ew:
+        messages.error(request, _("Seul EW-System a une table de résolution."))
+        return redirect("campaigns:house_rules", campaign.pk)
+    house = dataclasses.replace(campaign.house(), resolution_grid=services.default_grid())
+    services.campaign_house_rules_set(campaign=campaign, house=house)
+    messages.success(request, _("Table de résolution remise par défaut."))
     return redirect("campaigns:grid", campaign.pk)
 
 

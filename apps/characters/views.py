@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -161,7 +161,8 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
         "character": character,
         "campaign": campaign,
         "sheet": sheet,
-        "pool_rows": character.pool_view(house),
+        # A player sees the party's pools, never an NPC's numbers: its state in words only.
+        "pool_rows": character.pool_view(house) if character.full_view or character.is_pc else [],
         "health": character.health(house),
         "full_view": character.full_view,
         "is_gm": character.is_gm,
@@ -239,9 +240,19 @@ def sheet_changes(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     )
 
 
+def _first_error(form) -> str:
+    """A form's first refusal as one sentence, with its field's label ("Nom : …")."""
+    name, errors = next(iter(form.errors.items()))
+    label = form.fields[name].label if name in form.fields else None
+    return f"{label} : {errors[0]}" if label else errors[0]
+
+
 def _sheet_response(request: HtmxHttpRequest, character: Character, form_name: str = "", form=None):
-    """After an action: the refreshed sheet for htmx, else a redirect to it."""
+    """After an action: the refreshed sheet for htmx, else a redirect to it (the form's
+    refusal then goes to the message area: the page cannot show the posted form)."""
     if not request.htmx:
+        if form is not None and form.is_bound and form.errors:
+            messages.error(request, _first_error(form))
         return redirect("characters:detail", character.pk)
     character = get_character_for_user(request, character.pk)
     context = sheet_context(request, character)
@@ -257,8 +268,6 @@ def _refused(request, character, form, form_name, error: RulesError, field: str)
     """A rules refusal: the message next to the field, nothing changed."""
     message = rules_message(error)
     form.add_error(field if field in form.fields else None, message)
-    if not request.htmx:
-        messages.error(request, message)
     return _sheet_response(request, character, form_name, form)
 
 
@@ -266,8 +275,10 @@ def _refused(request, character, form, form_name, error: RulesError, field: str)
 def eclat_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """EW: the owner (or the GM) spends a point d'éclat for a coup de pouce du destin."""
     character = get_character_for_user(request, character_id, write=True)
+    if not character.campaign.is_ew:
+        raise Http404("Points d'éclat are EW-System's.")
     form = EclatSpendForm(request.POST)
-    if not character.campaign.is_ew or not form.is_valid():
+    if not form.is_valid():
         return _sheet_response(request, character, "eclat_form", form)
     try:
         services.eclat_spend(character=character, by=request.user, note=form.cleaned_data["note"])
@@ -295,8 +306,10 @@ def own_undo(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
 def fatigue_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """Aethoria: the owner (or the GM) pays 1 to 3 fatigue points for extra dice."""
     character = get_character_for_user(request, character_id, write=True)
+    if character.campaign.is_ew:
+        raise Http404("Fatigue dice are Aethoria's.")
     form = FatigueSpendForm(request.POST)
-    if character.campaign.is_ew or not form.is_valid():
+    if not form.is_valid():
         return _sheet_response(request, character, "fatigue_form", form)
     try:
         services.fatigue_spend(
@@ -320,8 +333,6 @@ def character_notes(request: HtmxHttpRequest, character_id: int) -> HttpResponse
         character.campaign.touch()
         if not request.htmx:
             messages.success(request, _("Fiche enregistrée."))
-    elif not request.htmx:
-        messages.error(request, _("Le nom est obligatoire (80 caractères au plus)."))
     return _sheet_response(request, character, "notes_form", None if form.is_valid() else form)
 
 
@@ -341,7 +352,9 @@ def character_reveal(request: HtmxHttpRequest, character_id: int) -> HttpRespons
     """The GM shows an NPC to the players, or hides it again."""
     character = get_character_for_user(request, character_id, write=True)
     require_gm(character)
-    if not character.is_pc:
+    if character.is_pc:
+        messages.error(request, _("Un PJ est toujours vu du groupe : seul un PNJ se révèle."))
+    else:
         character.revealed = not character.revealed
         character.save(update_fields=["revealed"])
         character.campaign.touch()

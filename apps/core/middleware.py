@@ -2,7 +2,7 @@
 
 from django.contrib.messages import get_messages
 from django.template.loader import render_to_string
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import add_never_cache_headers, patch_cache_control, patch_vary_headers
 from django_htmx.http import HttpResponseLocation
 
 
@@ -15,6 +15,25 @@ class HtmxVaryMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         patch_vary_headers(response, ("HX-Request",))
+        return response
+
+
+class PrivateCacheMiddleware:
+    """What a logged-in person sees is theirs alone and must not outlive their session: no
+    shared cache keeps it, and no browser keeps it either (the back button of a shared tablet
+    after logout would show the GM's console). Pages, fragments, idle checks and the export
+    alike, so no view can forget it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        # The user was loaded by the authentication of this request: no query more. Logout
+        # answers with the user already gone: its redirect holds nothing of theirs.
+        if request.user.is_authenticated:
+            add_never_cache_headers(response)
+            patch_cache_control(response, private=True, no_store=True)
         return response
 
 

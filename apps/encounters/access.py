@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from apps.campaigns.models import Role
 from apps.core.http import Forbidden, HtmxHttpRequest
+from apps.systems import SYSTEMS
 
 from .models import Encounter
 
@@ -24,10 +25,19 @@ def get_encounter_for_user(
         .annotate(role=F("campaign__memberships__role"))
         .first()
     )
-    if encounter is None:
+    if encounter is None or _of_another_system(request, encounter):
         raise Http404("No such encounter.")
     if gm and encounter.role != Role.GM:
         # A player who followed a console link is shown the view made for them.
         table = reverse("encounters:table", args=[encounter.pk])
         raise Forbidden(way_back=(table, _("Ouvrir la vue de table")))
     return encounter
+
+
+def _of_another_system(request: HtmxHttpRequest, encounter: Encounter) -> bool:
+    """Whether the URL is an action of another system's console than the fight's: those
+    are named after their system (``ew_attack``, ``aethoria_spell_odds``), and the fight
+    of another system has nothing for them to act on (404, as a URL that does not exist)."""
+    match = request.resolver_match
+    code = match.url_name.partition("_")[0] if match and match.url_name else ""
+    return code in SYSTEMS and code != encounter.campaign.system

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.db.models import Q
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
@@ -11,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
 from apps.campaigns.access import get_campaign_for_user
+from apps.campaigns.models import Role
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
 from apps.systems import system_of
@@ -32,7 +34,7 @@ from .forms import (
     VersionForm,
     add_encounter_error,
 )
-from .models import Encounter
+from .models import Encounter, Status
 from .steps import EncounterError, StaleVersion
 
 CONSOLE = "encounters/console.html"
@@ -53,6 +55,9 @@ def encounter_console(request: HtmxHttpRequest, encounter_id: int) -> TemplateRe
 def encounter_table(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
     """Read-only view for players and a shared screen: only what players may see."""
     encounter = get_encounter_for_user(request, encounter_id)
+    if encounter.status == Status.PREPARING and encounter.role != Role.GM:
+        # The campaign page does not show players a fight being prepared: nor does this.
+        raise Http404("No such encounter.")
     template = "encounters/table.html"
     if request.htmx and not request.htmx.boosted:
         template += "#table-body"
@@ -63,7 +68,14 @@ def encounter_table(request: HtmxHttpRequest, encounter_id: int) -> TemplateResp
 def encounter_changes(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     """The idle check of open screens: 204 while nothing changed (two queries in all)."""
     version = (
-        Encounter.objects.filter(pk=encounter_id, campaign__memberships__user=request.user)
+        # One filter(): the role is the viewer's membership's (a second filter() would join
+        # the memberships again and find the GM's). Players do not follow a fight in
+        # preparation (encounter_table).
+        Encounter.objects.filter(
+            ~Q(status=Status.PREPARING) | Q(campaign__memberships__role=Role.GM),
+            pk=encounter_id,
+            campaign__memberships__user=request.user,
+        )
         .values_list("version", flat=True)
         .first()
     )
@@ -92,8 +104,11 @@ def _respond(
 ):
     """Re-render the console (htmx) or go back to it. No "encounter-changed" event: the
     console listens to it and would fetch itself again; other screens learn of the change
-    through their idle check. ``combatants``: the fight as the step left it in memory."""
+    through their idle check. ``combatants``: the fight as the step left it in memory.
+    Without htmx, the page it goes back to cannot show a refused form: its first error goes
+    to the message area."""
     if not request.htmx:
+        _tell_first_error(request, forms)
         return redirect("encounters:console", encounter.pk)
     encounter.refresh_from_db()
     return TemplateResponse(
@@ -102,6 +117,14 @@ def _respond(
         console_context(request, encounter, forms=forms, combatants=combatants),
         status=status,
     )
+
+
+def _tell_first_error(request, forms: dict | None) -> None:
+    """The first error of the refused forms given, as a message (a page without them)."""
+    for form in (forms or {}).values():
+        if form.is_bound and form.errors:
+            messages.error(request, _first_error(form))
+            return
 
 
 def _respond_step(
@@ -249,7 +272,10 @@ def _run_initiative_step(request, encounter_id: int, service):
         sides=system_of(encounter.campaign).initiative_sides,
     )
     if not form.is_valid():
-        return _respond(request, encounter, forms={"initiative": form})
+        if encounter.status == Status.PREPARING:  # the console shows its faces
+            return _respond(request, encounter, forms={"initiative": form})
+        # A new round's initiative (next turn) has no form on the console: say it there.
+        return _refused(request, encounter, EncounterError(_first_error(form)))
     try:
         event = service(
             encounter_id=encounter.pk,

@@ -388,6 +388,8 @@ def test_import_page_shows_a_file_field(client, user):
     ("content", "message"),
     [
         (b"{pas du json", "n&#x27;est pas un export JSON lisible"),
+        (b"[" * 100_000 + b"]" * 100_000, "n&#x27;est pas un export JSON lisible"),
+        (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "n&#x27;est pas un export JSON lisible"),
         (b'{"format": "autre", "version": 1}', "n&#x27;est pas un export de campagne"),
         (b'{"format": "tablee-campaign", "version": 99}', "Version de format 99 inconnue"),
         (b'{"format": "tablee-campaign", "version": 1}', "incomplet ou abîmé"),

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from apps.characters.models import AethoriaSheet, EwSheet
 from apps.encounters import services
-from apps.encounters.models import Encounter
+from apps.encounters.models import Encounter, Status
 from tests.encounters.factories import add_player, aethoria_fighter, campaign_with_gm, ew_fighter
 
 pytestmark = pytest.mark.django_db
@@ -20,6 +20,8 @@ def words_on_pages(client, campaign, character, player) -> dict[str, str]:
     encounter = Encounter.objects.create(campaign=campaign, name="Quais")
     services.combatants_add(encounter_id=encounter.pk, characters=[character])
     gm = campaign.memberships.get(role="gm").user
+    # Players follow a fight once it runs (a fight in preparation is not theirs to see).
+    Encounter.objects.filter(pk=encounter.pk).update(status=Status.RUNNING, round=1)
     client.force_login(gm)
     sheet = client.get(reverse("characters:detail", args=[character.pk])).content.decode()
     console = client.get(reverse("encounters:console", args=[encounter.pk])).content.decode()

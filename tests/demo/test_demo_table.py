@@ -10,7 +10,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("seeded", [True, False], ids=["with-seeds", "without-seeds"])
-def test_the_demo_has_one_living_campaign_per_system_created_once(client, seeded):
+def test_the_demo_has_one_living_campaign_per_system_created_once(client, seeded, settings):
+    settings.DEBUG = True  # the demo is for development
     if seeded:
         call_command("seed", verbosity=0)
     call_command("demo")

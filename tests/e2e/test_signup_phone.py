@@ -5,11 +5,16 @@ follows the demo fight on their sheet."""
 import re
 
 import pytest
-from apps.core.demo import DEMO_ACCOUNTS, EW_DEMO_CAMPAIGN, create_demo_accounts, create_demo_table
 from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from apps.demo.services import (
+    DEMO_ACCOUNTS,
+    EW_DEMO_CAMPAIGN,
+    create_demo_accounts,
+    create_demo_table,
+)
 from apps.encounters.models import Encounter
 from tests.e2e.conftest import screenshot
 from tests.e2e.test_login import log_in
