@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from apps.campaigns.forms import HouseRulesForm
 from apps.rules import aethoria
-from tests.encounters.test_aethoria_support import (
+from tests.systems.aethoria.support import (
     HTMX,
     aethoria_table,  # noqa: F401 - the `table` fixture
     attack,
