@@ -75,6 +75,7 @@ ROUTES_FOR_MEMBERS = {
 GM_ONLY = {
     "campaigns:invite",
     "campaigns:member_remove",
+    "campaigns:member_reset_link",
     "campaigns:house_rules",
     "campaigns:grid",
     "campaigns:grid_reset",
@@ -440,3 +441,9 @@ def test_every_admin_url_for_the_roles_that_differ_there():
                     ]
             _stay_logged_in(client, world, role)
     assert problems == []
+
+
+@pytest.fixture(autouse=True)
+def _signup_open(settings):
+    """Walk the open sign-up page too (closed, it answers 404 to everyone)."""
+    settings.SIGNUP_OPEN = True
