@@ -72,6 +72,10 @@ ROUTES_FOR_MEMBERS = {
     "encounters:changes",
 }
 # The GM's own: a player gets 403 (or 404 for what they may not even know of).
+# The invitation's pages (its landing, log in to join, sign up to join) name their campaign,
+# its system and its GM to whoever holds the code: that is what the invitation is for.
+INVITATION_PAGES = {"campaigns:join", "campaigns:join_login", "campaigns:join_signup"}
+
 GM_ONLY = {
     "campaigns:invite",
     "campaigns:member_remove",
@@ -314,7 +318,7 @@ def _leaks(world: World, role: str, route: Route, html: str) -> list[str]:
     found += [name for name in world.hidden_names if name in html]
     user = world.users[role]
     member_of = set(user.memberships.values_list("campaign_id", flat=True)) if user else set()
-    if route.name != "campaigns:join":  # the invitation shows its campaign to whoever has it
+    if route.name not in INVITATION_PAGES:  # the invitation shows its campaign to whoever has it
         for campaign_pk, names in world.names.items():
             if campaign_pk not in member_of:
                 found += [n for n in names if n in html]
