@@ -32,8 +32,10 @@ from .fatigue import (
     fatigue_after_candidate,
 )
 from .magic import SpellChoice, plan_spell
-from .specials import PREPARED_ATTACK, PREPARED_OTHER, PREPARED_SPELL, fired_kind, has_fired
+from .specials import fired_kind, has_fired
+from .state import PREPARED_ATTACK, PREPARED_OTHER, PREPARED_SPELL
 from .table_tests import TestChoice, TestPlan, plan_test
+from .turns import aethoria_turn_state
 
 RANGE_LABELS = {
     "short": _("courte"),
@@ -709,7 +711,7 @@ def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: boo
             ),
         )
     forms["aethoria_panel"] = AethoriaPanel(encounter, combatants, forms)
-    if acting is None or (acting.state or {}).get("acted"):
+    if acting is None or aethoria_turn_state(acting).acted:
         # One action per turn: once it has acted, only the next turn (or a test) remains.
         return
     if len(combatants) > 1:
@@ -801,17 +803,14 @@ class AethoriaPanel:
 
     @cached_property
     def prepared(self) -> list[Combatant]:
-        return [c for c in self.combatants if (c.state or {}).get("prepared")]
+        return [c for c in self.combatants if aethoria_turn_state(c).prepared]
 
     @cached_property
     def aiming(self) -> list[tuple[Combatant, str]]:
         """Who watches whom (Viser), for the "out of reach" button."""
         names = {c.pk: c.character.name for c in self.combatants}
-        return [
-            (c, names.get(c.state["aim_target"], ""))
-            for c in self.combatants
-            if (c.state or {}).get("aim_target") is not None
-        ]
+        aims = [(c, aethoria_turn_state(c).aim_target) for c in self.combatants]
+        return [(c, names.get(aim, "")) for c, aim in aims if aim is not None]
 
     def _plan(self, key: str):
         form = self.forms.get(key)

@@ -3,8 +3,6 @@ modules of this folder and the rules engine (``apps.rules.aethoria``)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from django.db.models import Prefetch
 
 from apps.characters.models import AethoriaSheet, AethoriaSkillRank
@@ -12,6 +10,7 @@ from apps.rules import aethoria
 from apps.systems.base import GameSystem, InitiativeResult
 
 from . import console, effects, forms, log, turns, urls
+from .state import FighterState
 
 
 class AethoriaSystem(GameSystem):
@@ -57,7 +56,7 @@ class AethoriaSystem(GameSystem):
         return aethoria.initiative_roll_needed(round_number, house)
 
     def fresh_state(self) -> dict:
-        return asdict(aethoria.TurnState())
+        return FighterState().to_json()
 
     def begin_round(self, step, combatants) -> None:
         pass  # an Aethoria fighter's state renews at the start of its own turn
