@@ -9,7 +9,7 @@ from apps.characters.models import AethoriaSheet, AethoriaSkillRank
 from apps.rules import aethoria
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, effects, forms, log, turns, urls
+from . import console, effects, log, panel, turns, urls
 from .state import FighterState
 
 
@@ -73,10 +73,10 @@ class AethoriaSystem(GameSystem):
     def load_console_fight(self, encounter, *, test_panel: bool):
         return console.load_console_fight(encounter, test_panel=test_panel)
 
-    def console_forms(self, encounter, combatants, acting, forms_, *, test_panel: bool) -> None:
-        forms.console_forms(encounter, combatants, acting, forms_, test_panel=test_panel)
+    def console_forms(self, encounter, combatants, acting, forms, *, test_panel: bool) -> None:
+        panel.console_forms(encounter, combatants, acting, forms, test_panel=test_panel)
 
-    def console_extras(self, encounter, acting, forms_, *, actions: bool) -> dict:
+    def console_extras(self, encounter, acting, forms, *, actions: bool) -> dict:
         return {}
 
     def log_writers(self) -> dict:

@@ -27,8 +27,8 @@ from .forms import (
     AethoriaSpecialForm,
     AethoriaSpellForm,
     AethoriaTestForm,
-    fired_combatant,
 )
+from .panel import fired_combatant
 from .state import PREPARED_ATTACK, PREPARED_SPELL
 
 ODDS = "systems/aethoria/_odds.html"
