@@ -100,17 +100,9 @@ def aethoria_special(
         raise EncounterError(gettext("Ce n'est pas son tour d'agir."), "combatant")
     if action not in SPECIAL_ACTIONS:
         raise EncounterError(gettext("Action inconnue."), "action")
-    target = None
-    if action == aethoria.VISER:
-        if not target_id:
-            raise EncounterError(gettext("Viser demande une cible à portée."), "target")
-        target = pick_combatant(encounter, combatants, target_id, "target")
-        if target.pk == acting.pk:
-            raise EncounterError(gettext("Un combattant ne se vise pas lui-même."), "target")
-        if is_dead(target, encounter.campaign.house()):
-            raise EncounterError(
-                gettext("%(name)s est déjà mort.") % {"name": target.character.name}, "target"
-            )
+    target = (
+        _aim_target(encounter, combatants, acting, target_id) if action == aethoria.VISER else None
+    )
     if action == "other" and not note.strip():
         raise EncounterError(gettext("Décrivez l'action."), "note")
     extra = {}
@@ -139,6 +131,20 @@ def aethoria_special(
             **extra,
         }
     )
+
+
+def _aim_target(encounter, combatants, acting: Combatant, target_id: int | None) -> Combatant:
+    """Viser watches another living fighter of the fight."""
+    if not target_id:
+        raise EncounterError(gettext("Viser demande une cible à portée."), "target")
+    target = pick_combatant(encounter, combatants, target_id, "target")
+    if target.pk == acting.pk:
+        raise EncounterError(gettext("Un combattant ne se vise pas lui-même."), "target")
+    if is_dead(target, encounter.campaign.house()):
+        raise EncounterError(
+            gettext("%(name)s est déjà mort.") % {"name": target.character.name}, "target"
+        )
+    return target
 
 
 def _prepared_kind(acting: Combatant, kind: str) -> str:
