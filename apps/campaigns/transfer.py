@@ -465,40 +465,41 @@ def _restore_times(objs: list[models.Model], data: list[dict]) -> None:
 
 
 class ImportReport:
-    """What the importer should be told: who joined, who was not found here."""
+    """What the importer should be told: who in the file was left to invite, which PCs wait
+    for their player."""
 
     def __init__(self, campaign: Campaign):
         self.campaign = campaign
-        self.joined: list[str] = []
-        self.unknown: list[str] = []
-        self.reassigned: list[str] = []
+        # The file's other members, as the file names them: none is added (an import must
+        # not put people in a campaign unasked), and none is looked up (whether an account
+        # of that name exists here is nobody's business).
+        self.to_invite: list[str] = []
+        self.unowned: list[str] = []
         self.renamed_from: str | None = None
 
     def messages(self) -> list[str]:
-        """What the importer is told besides success: who joined, who is not known here."""
+        """What the importer is told besides success: whom to invite, which PCs to assign."""
         lines = []
         if self.renamed_from:
             lines.append(
                 _("Vous avez déjà une campagne « %(old)s » : celle-ci s'appelle « %(new)s ».")
                 % {"old": self.renamed_from, "new": self.campaign.name}
             )
-        if self.joined:
-            lines.append(
-                _("Rejoignent la campagne comme joueurs : %(names)s.")
-                % {"names": ", ".join(self.joined)}
-            )
-        if self.unknown:
-            lines.append(
-                _("Ces membres n'ont pas de compte ici et n'ont pas été ajoutés : %(names)s.")
-                % {"names": ", ".join(self.unknown)}
-            )
-        if self.reassigned:
+        if self.to_invite:
             lines.append(
                 _(
-                    "Un PJ a toujours un joueur : ces PJ dont le joueur n'est pas ici "
-                    "vous appartiennent, rendez-les quand il aura rejoint : %(names)s."
+                    "Membres de la campagne exportée, non ajoutés : invitez-les avec le lien "
+                    "d'invitation : %(names)s."
                 )
-                % {"names": ", ".join(self.reassigned)}
+                % {"names": ", ".join(self.to_invite)}
+            )
+        if self.unowned:
+            lines.append(
+                _(
+                    "Ces PJ n'ont pas de joueur : attribuez-les depuis leur fiche quand leur "
+                    "joueur aura rejoint : %(names)s."
+                )
+                % {"names": ", ".join(self.unowned)}
             )
         return lines
 
@@ -548,41 +549,29 @@ def _import(document: dict, by: User) -> ImportReport:
     if campaign.name != data["name"]:
         report.renamed_from = data["name"]
 
-    usernames = {m["username"] for m in document["members"]}
-    for table in ("characters", "xp", "log"):
-        for row in document[table]:
-            usernames.update(row.get(k) for k in ("owner", "created_by", "author") if row.get(k))
-    for encounter in document["encounters"]:
-        usernames.update(e["created_by"] for e in encounter["events"] if e["created_by"])
-    users = {u.username: u for u in User.objects.filter(username__in=usernames)}
-
-    members, member_rows = [], []
+    # Only the importer is known here: every other username of the file stays a name.
+    users = {by.username: by}
+    member = None
     for row in document["members"]:
-        user = users.get(row["username"])
         if row["role"] not in Role.values:
             raise ValueError("Unknown role")
-        if user is None:
-            report.unknown.append(row["username"])
-            continue
-        role = Role.GM if user == by else Role.PLAYER
-        members.append(Membership.objects.create(campaign=campaign, user=user, role=role))
-        member_rows.append(row)
-        if user != by:
-            report.joined.append(user.username)
-    if not any(m.user == by for m in members):
-        Membership.objects.create(campaign=campaign, user=by, role=Role.GM)
-    _restore_times(members, member_rows)
-    member_ids = {m.user_id for m in members} | {by.pk}
+        if row["username"] == by.username:
+            member = row
+        else:
+            report.to_invite.append(row["username"])
+    gm = Membership.objects.create(campaign=campaign, user=by, role=Role.GM)
+    if member is not None:
+        _restore_times([gm], [member])
 
     character_ids: dict[str, int] = {}
     characters = []
     sheet_model = EwSheet if is_ew else AethoriaSheet
     refs, ranks = (EW_REFS, EW_RANKS) if is_ew else (AETHORIA_REFS, AETHORIA_RANKS)
     for row in document["characters"]:
-        owner = users.get(row["owner"]) if row["owner"] else None
-        if row["kind"] == Kind.PC and (owner is None or owner.pk not in member_ids):
-            report.reassigned.append(row["name"])
-            owner = by
+        # The importer's own PCs stay theirs; the others wait for the GM to assign them.
+        owner = by if row["kind"] == Kind.PC and row["owner"] == by.username else None
+        if row["kind"] == Kind.PC and owner is None:
+            report.unowned.append(row["name"])
         character = Character.objects.create(
             campaign=campaign, owner=owner, **_load_scalars(Character, row)
         )

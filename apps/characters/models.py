@@ -62,7 +62,8 @@ class Character(models.Model):
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="characters"
     )
     kind = models.CharField(_("type"), max_length=8, choices=Kind.choices, default=Kind.PC)
-    # The player who owns a PC; NPCs belong to the GM and have no owner.
+    # The player who owns a PC; NPCs belong to the GM and have no owner. A PC may have none
+    # for a while: imported with its player not (yet) in the campaign, until the GM assigns it.
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -90,9 +91,8 @@ class Character(models.Model):
         ordering = ["kind", "name", "pk"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(kind="pc", owner__isnull=False, is_template=False)
-                | Q(kind="npc", owner__isnull=True),
-                name="pc_has_owner_npc_has_none",
+                condition=Q(kind="pc", is_template=False) | Q(kind="npc", owner__isnull=True),
+                name="pc_no_template_npc_no_owner",
             )
         ]
 
@@ -111,6 +111,11 @@ class Character(models.Model):
             return getattr(self, name)
         except (EwSheet.DoesNotExist, AethoriaSheet.DoesNotExist):
             return None
+
+    def assign_to(self, player) -> None:
+        """Give this PC to a player of its campaign (the GM hands an unowned one over)."""
+        self.owner = player
+        self.save(update_fields=["owner", "updated_at"])
 
     def xp_balance(self) -> int:
         """The ledger's sum (uses the ``with_xp`` annotation when the queryset made it)."""

@@ -25,6 +25,7 @@ from .access import get_character_for_user, require_gm
 from .forms import (
     AethoriaCreationForm,
     AethoriaEditForm,
+    AssignForm,
     EclatSpendForm,
     EwCreationForm,
     EwEditForm,
@@ -212,6 +213,11 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
         xp_balance=sum(e.amount for e in entries),
         xp_entries=entries,
         rest_form=RestForm() if character.is_gm else None,
+        assign_form=(
+            AssignForm(campaign=campaign, initial={"player": character.owner_id})
+            if character.is_gm and character.is_pc
+            else None
+        ),
         own_undo=services.own_undoable(character, request.user),
         notes_form=NotesForm(instance=character, is_gm=character.is_gm),
     )
@@ -359,6 +365,25 @@ def character_reveal(request: HtmxHttpRequest, character_id: int) -> HttpRespons
         character.save(update_fields=["revealed"])
         character.campaign.touch()
     return _sheet_response(request, character)
+
+
+@require_POST
+def character_assign(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The GM gives a PC to one of the campaign's players (an imported PC comes in unowned)."""
+    character = get_character_for_user(request, character_id, write=True)
+    require_gm(character)
+    if not character.is_pc:
+        raise Http404("Only a PC has a player.")
+    form = AssignForm(request.POST, campaign=character.campaign)
+    if form.is_valid():
+        character.assign_to(form.cleaned_data["player"])
+        character.campaign.touch()
+        messages.success(
+            request,
+            _("%(character)s est maintenant joué par %(player)s.")
+            % {"character": character.name, "player": form.cleaned_data["player"].display_name},
+        )
+    return _sheet_response(request, character, "assign_form", form)
 
 
 @require_POST

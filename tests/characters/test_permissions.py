@@ -196,6 +196,13 @@ MATRIX = [
         (REDIRECT, NOT_FOUND, NOT_FOUND, NOT_FOUND),
     ),
     (
+        "characters:assign",
+        "post",
+        lambda w: [w["pc"].pk],
+        {},
+        (REDIRECT, FORBIDDEN, FORBIDDEN, NOT_FOUND),
+    ),
+    (
         "characters:npc_copy",
         "post",
         lambda w: [w["npc"].pk],
