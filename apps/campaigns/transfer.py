@@ -18,67 +18,36 @@ from typing import Any
 from django.apps import apps as django_apps
 from django.core.exceptions import FieldDoesNotExist
 from django.db import DataError, IntegrityError, models, transaction
-from django.db.models import Prefetch
 from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
-from apps.characters.models import (
-    AethoriaSheet,
-    AethoriaSkillRank,
-    Character,
-    EwPowerRank,
-    EwSheet,
-    EwSpecialtyRank,
-    Kind,
-    XpEntry,
-)
+from apps.characters.models import Character, Kind, XpEntry
 from apps.compendium import models as compendium
 from apps.encounters.models import Combatant, Encounter, Event
-from apps.rules import aethoria, ew
+from apps.systems import SYSTEMS, get_system, sheet_models, system_of
+from apps.systems.base import GameSystem
 
-from .models import Campaign, LogEntry, Membership, Role, System
+from .models import Campaign, LogEntry, Membership, Role
 
 FORMAT = "tablee-campaign"
 VERSION = 1
 MAX_BYTES = 20 * 1024 * 1024
 
+
 # Which local keys the rows named in events' ``changes`` get: a sheet shares its character's.
-CHANGE_KEYS = {
-    "characters.character": "character",
-    "characters.ewsheet": "character",
-    "characters.aethoriasheet": "character",
-    "encounters.combatant": "combatant",
-    "encounters.encounter": "encounter",
-}
+def change_keys() -> dict[str, str]:
+    return {
+        "characters.character": "character",
+        **{model._meta.label_lower: "character" for model in sheet_models()},
+        "encounters.combatant": "combatant",
+        "encounters.encounter": "encounter",
+    }
+
+
 # Keys of the encounters' JSON whose integer values are ids.
 ID_FIELDS = {"combatant": "combatant", "aim_target": "combatant", "character": "character"}
-
-# Compendium references of each sheet: (document key, model, many).
-EW_REFS = (
-    ("archetype", compendium.EwArchetype, False),
-    ("armour", compendium.EwArmour, False),
-    ("weapons", compendium.EwWeapon, True),
-    ("traits", compendium.EwTrait, True),
-    ("aptitudes", compendium.EwAptitude, True),
-)
-AETHORIA_REFS = (
-    ("domain", compendium.AethoriaMagicDomain, False),
-    ("god", compendium.AethoriaGod, False),
-    ("shield", compendium.AethoriaShield, False),
-    ("weapons", compendium.AethoriaWeapon, True),
-    ("armour_pieces", compendium.AethoriaArmourPiece, True),
-)
-# Ranked references: (document key, related name, rank model, compendium field, model, value).
-EW_RANKS = (
-    ("specialties", "specialties", EwSpecialtyRank, "specialty", compendium.EwSpecialty, "level"),
-    ("powers", "powers", EwPowerRank, "power", compendium.EwPower, "level"),
-)
-AETHORIA_RANKS = (
-    ("skills", "skills", AethoriaSkillRank, "skill", compendium.AethoriaSkill, "rank"),
-)
-
 
 # XP spends record the compendium row they improved by id (to undo them): named instead.
 IMPROVED = {"specialty": compendium.EwSpecialty, "power": compendium.EwPower}
@@ -165,7 +134,7 @@ def _check_step_field(label: str, name: str) -> None:
     """Undo writes a change's values back: a change may only name a plain value of a fight's
     rows, never a relation (a crafted file could otherwise move a character into another
     campaign) nor another model. Raises ValueError, as for any broken file."""
-    if label not in CHANGE_KEYS:
+    if label not in change_keys():
         raise ValueError(f"Changes of {label!r} rows are not a step's")
     try:
         field = django_apps.get_model(label)._meta.get_field(name)
@@ -184,7 +153,7 @@ def _rewrite_changes(
     for change in changes:
         change = dict(change)
         _check_step_field(change["model"], change["field"])
-        kind = CHANGE_KEYS[change["model"]]
+        kind = change_keys()[change["model"]]
         change["pk"] = lookup(kind, change["pk"])
         for side in ("before", "after"):
             if side in change:
@@ -208,43 +177,19 @@ def _natural(obj: models.Model | None) -> Any:
 
 
 def _characters(campaign: Campaign) -> list[Character]:
-    if campaign.is_ew:
-        return list(
-            Character.objects.filter(campaign=campaign)
-            .select_related("owner", "ew__archetype", "ew__armour")
-            .prefetch_related(
-                "ew__weapons",
-                "ew__traits",
-                Prefetch(
-                    "ew__aptitudes",
-                    queryset=compendium.EwAptitude.objects.select_related("archetype"),
-                ),
-                Prefetch(
-                    "ew__specialties", queryset=EwSpecialtyRank.objects.select_related("specialty")
-                ),
-                Prefetch("ew__powers", queryset=EwPowerRank.objects.select_related("power")),
-            )
-            .order_by("pk")
-        )
+    joined, prefetched = system_of(campaign).export_lookups()
     return list(
         Character.objects.filter(campaign=campaign)
-        .select_related("owner", "aethoria__domain", "aethoria__god", "aethoria__shield")
-        .prefetch_related(
-            "aethoria__weapons",
-            "aethoria__armour_pieces",
-            Prefetch(
-                "aethoria__skills", queryset=AethoriaSkillRank.objects.select_related("skill")
-            ),
-        )
+        .select_related("owner", *joined)
+        .prefetch_related(*prefetched)
         .order_by("pk")
     )
 
 
-def _sheet_document(sheet: EwSheet | AethoriaSheet | None) -> dict | None:
+def _sheet_document(sheet, system: GameSystem) -> dict | None:
     if sheet is None:
         return None
-    is_ew = isinstance(sheet, EwSheet)
-    refs, ranks = (EW_REFS, EW_RANKS) if is_ew else (AETHORIA_REFS, AETHORIA_RANKS)
+    refs, ranks = system.transfer_refs()
     data = _scalars(sheet)
     for key, _model, many in refs:
         if many:
@@ -314,7 +259,7 @@ def campaign_export(campaign: Campaign) -> dict:
         return keys[kind].get(pk)
 
     memberships = campaign.memberships.select_related("user").order_by("joined_at", "pk")
-    sheet_name = "ew" if campaign.is_ew else "aethoria"
+    system = system_of(campaign)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -328,7 +273,7 @@ def campaign_export(campaign: Campaign) -> dict:
                 "key": character_keys[c.pk],
                 "owner": _name(c.owner),
                 **_scalars(c),
-                "sheet": _sheet_document(getattr(c, sheet_name, None)),
+                "sheet": _sheet_document(getattr(c, system.sheet_name, None), system),
             }
             for c in characters
         ],
@@ -409,8 +354,8 @@ def parse_document(raw: bytes) -> dict:
     return document
 
 
-def _wanted_references(document: dict, is_ew: bool) -> dict[type[models.Model], set]:
-    refs, ranks = (EW_REFS, EW_RANKS) if is_ew else (AETHORIA_REFS, AETHORIA_RANKS)
+def _wanted_references(document: dict, system: GameSystem) -> dict[type[models.Model], set]:
+    refs, ranks = system.transfer_refs()
     wanted: dict[type[models.Model], set] = {}
     for character in document["characters"]:
         sheet = character["sheet"]
@@ -532,14 +477,12 @@ def _free_name(name: str, user: User) -> str:
 
 def _import(document: dict, by: User) -> ImportReport:
     data = document["campaign"]
-    if data["system"] not in System.values:
+    if data["system"] not in SYSTEMS:
         raise ValueError("Unknown system")
-    is_ew = data["system"] == System.EW
-    house = (ew.EwHouseRules if is_ew else aethoria.AethoriaHouseRules).from_dict(
-        data["house_rules"]
-    )
-    del house  # only checked: the stored dict is kept as it was, lossless
-    found = _resolve(_wanted_references(document, is_ew))
+    system = get_system(data["system"])
+    # Only checked: the stored dict is kept as it was, lossless.
+    system.house_rules_class.from_dict(data["house_rules"])
+    found = _resolve(_wanted_references(document, system))
 
     scalars = _load_scalars(Campaign, data, ("invite_code", "version"))
     scalars["name"] = _free_name(scalars["name"], by)
@@ -565,8 +508,8 @@ def _import(document: dict, by: User) -> ImportReport:
 
     character_ids: dict[str, int] = {}
     characters = []
-    sheet_model = EwSheet if is_ew else AethoriaSheet
-    refs, ranks = (EW_REFS, EW_RANKS) if is_ew else (AETHORIA_REFS, AETHORIA_RANKS)
+    sheet_model = system.sheet_model()
+    refs, ranks = system.transfer_refs()
     for row in document["characters"]:
         # The importer's own PCs stay theirs; the others wait for the GM to assign them.
         owner = by if row["kind"] == Kind.PC and row["owner"] == by.username else None

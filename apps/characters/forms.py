@@ -52,6 +52,11 @@ class CreationForm(forms.Form):
             return problem_field
         return None
 
+    def options_changed(self) -> bool:
+        """Whether a choice that sets the other options changed as the user typed (the live
+        check then redraws those options); none by default."""
+        return False
+
     def add_problems(self, problems) -> None:
         for problem in problems:
             slot = self.slot_for(problem.field)
@@ -136,6 +141,10 @@ class EwCreationForm(CreationForm):
     armour = forms.ModelChoiceField(
         label=_("Armure"), queryset=compendium.EwArmour.objects.none(), required=False
     )
+
+    def options_changed(self) -> bool:
+        """The archetype sets which aptitudes may be chosen: a new one redraws them."""
+        return self.data.get("aptitudes_for", "") != self.data.get("archetype", "")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

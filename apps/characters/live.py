@@ -22,8 +22,9 @@ from django.db import connection
 
 from apps.campaigns.models import Campaign, Membership, Role
 from apps.encounters.models import Encounter, Status
+from apps.systems import sheet_models
 
-from .models import AethoriaSheet, Character, EwSheet, Kind, XpEntry
+from .models import Character, Kind, XpEntry
 
 
 def _table(model) -> str:
@@ -33,23 +34,31 @@ def _table(model) -> str:
 def sheet_fingerprint(character_id: int, user_id: int) -> str | None:
     """The fingerprint of the sheet as this user sees it; None when they may not see it
     (not a member of its campaign, or a player and an NPC the GM has not revealed)."""
+    sheets = sheet_models()
+    # Every system's sheet joined (a character has the one of its campaign's system).
+    aliases = [f"s{i}" for i in range(len(sheets))]
+    joins = "\n".join(
+        f"LEFT JOIN {_table(model)} {alias} ON {alias}.character_id = ch.id"
+        for model, alias in zip(sheets, aliases, strict=True)
+    )
+    sheet_texts = ", ".join(f"{alias}::text" for alias in aliases)
+    sheet_rows = ", ".join(f"row_to_json({alias})" for alias in aliases)
     banner = f"""(SELECT concat_ws(',', e.id, e.name, e.status, e.round)
                FROM {_table(Encounter)} e
               WHERE e.campaign_id = ch.campaign_id AND e.status IN (%s, %s)
               ORDER BY e.created_at DESC, e.id DESC LIMIT 1)"""
     sql = f"""
         SELECT m.role = %s OR ch.owner_id = %s,
-            md5(concat_ws('|', ch::text, ew::text, ae::text, cp.house_rules::text,
+            md5(concat_ws('|', ch::text, {sheet_texts}, cp.house_rules::text,
             (SELECT count(*) || ':' || coalesce(sum(x.amount), 0)
                FROM {_table(XpEntry)} x WHERE x.character_id = ch.id), {banner})),
             md5(concat_ws('|', ch.name, ch.concept, ch.kind, ch.owner_id, ch.is_template,
                 {banner})),
-            ch.kind, cp.system, cp.house_rules, row_to_json(ew), row_to_json(ae)
+            ch.kind, cp.system, cp.house_rules, {sheet_rows}
           FROM {_table(Character)} ch
           JOIN {_table(Campaign)} cp ON cp.id = ch.campaign_id
           JOIN {_table(Membership)} m ON m.campaign_id = cp.id AND m.user_id = %s
-          LEFT JOIN {_table(EwSheet)} ew ON ew.character_id = ch.id
-          LEFT JOIN {_table(AethoriaSheet)} ae ON ae.character_id = ch.id
+          {joins}
          WHERE ch.id = %s
            AND (m.role = %s OR ch.owner_id = %s OR ch.kind = %s
                 OR (ch.revealed AND NOT ch.is_template))
@@ -72,7 +81,7 @@ def _public_print(
     the sheet — the state in words, and a PC's pools — computed as the sheet page does."""
     campaign = Campaign(system=system, house_rules=_json(house_rules))
     character = Character(kind=kind, campaign=campaign)
-    for model, data in zip((EwSheet, AethoriaSheet), sheet_rows, strict=True):
+    for model, data in zip(sheet_models(), sheet_rows, strict=True):
         if data is not None:
             setattr(character, model.character.field.remote_field.name, _instance(model, data))
     house = campaign.house()
