@@ -182,32 +182,7 @@ class AethoriaChoices:
                 )
             except InvalidCharacteristic as error:
                 problems.append(ew.Problem(name, error.code, rules_message(error)))
-        if self.magic_type == MagicType.NONE:
-            if self.pouvoir not in (0, None):
-                problems.append(
-                    ew.Problem(
-                        "pouvoir",
-                        "not_a_mage",
-                        _("Seuls les mages (doués ou marqués) ont une valeur de Pouvoir."),
-                    )
-                )
-        else:
-            if self.magic_type == MagicType.MARQUE and self.god is not None:
-                self.pouvoir = self.god.pouvoir  # a marqué's Pouvoir is set by the god
-            try:
-                aethoria.check_characteristic(self.pouvoir, "pouvoir", exceptional=self.exceptional)
-            except InvalidCharacteristic as error:
-                problems.append(ew.Problem("pouvoir", error.code, rules_message(error)))
-            if self.magic_type == MagicType.DOUE and self.domain is None:
-                problems.append(
-                    ew.Problem(
-                        "domain", "required", _("Un doué a un domaine de magie : choisissez-le.")
-                    )
-                )
-            if self.magic_type == MagicType.MARQUE and self.god is None:
-                problems.append(
-                    ew.Problem("god", "required", _("Un marqué porte la marque d'un dieu."))
-                )
+        problems += self._magic_problems()
         for index, (skill, rank) in enumerate(self.skills):
             try:
                 aethoria.check_skill_rank(rank, f"skills.{index}")
@@ -217,6 +192,29 @@ class AethoriaChoices:
                         f"skill_{skill.pk}", error.code, f"{skill.name} : {rules_message(error)}"
                     )
                 )
+        return problems
+
+    def _magic_problems(self) -> list[ew.Problem]:
+        """A non-mage has no Pouvoir; a mage's is checked, a doué has a domain, a marqué a
+        god (whose Pouvoir is theirs)."""
+        if self.magic_type == MagicType.NONE:
+            if self.pouvoir in (0, None):
+                return []
+            message = _("Seuls les mages (doués ou marqués) ont une valeur de Pouvoir.")
+            return [ew.Problem("pouvoir", "not_a_mage", message)]
+        problems: list[ew.Problem] = []
+        if self.magic_type == MagicType.MARQUE and self.god is not None:
+            self.pouvoir = self.god.pouvoir  # a marqué's Pouvoir is set by the god
+        try:
+            aethoria.check_characteristic(self.pouvoir, "pouvoir", exceptional=self.exceptional)
+        except InvalidCharacteristic as error:
+            problems.append(ew.Problem("pouvoir", error.code, rules_message(error)))
+        if self.magic_type == MagicType.DOUE and self.domain is None:
+            message = _("Un doué a un domaine de magie : choisissez-le.")
+            problems.append(ew.Problem("domain", "required", message))
+        if self.magic_type == MagicType.MARQUE and self.god is None:
+            message = _("Un marqué porte la marque d'un dieu.")
+            problems.append(ew.Problem("god", "required", message))
         return problems
 
 
