@@ -83,9 +83,13 @@ function putBack(saved) {
   }
   if (redraw) redraw.dispatchEvent(new Event("change", { bubbles: true }));
 }
+// A stale click (409: someone acted first) also redraws the console: the GM's other choices
+// are put back the same way.
 document.addEventListener("htmx:beforeSwap", (event) => {
-  const reloading = event.detail.elt;
-  if (reloading.id !== "console" || event.detail.requestConfig.verb !== "get") return;
+  const reloading = event.detail.target;
+  const stale = event.detail.xhr.status === 409;
+  if (!reloading || reloading.id !== "console") return;
+  if (event.detail.requestConfig.verb !== "get" && !stale) return;
   typedBeforeReload = [...touched].flatMap(([id, names]) => {
     const form = document.getElementById(id);
     if (!form) return [];

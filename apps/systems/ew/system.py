@@ -28,7 +28,7 @@ class EwSystem(GameSystem):
     summary_pool_fields = ("superficial_left", "lethal_left", "eclat")
     fighter_relations = ("armour",)
     actions_template = "systems/ew/_actions.html"
-    kept_panel_offers = "systems/ew/_actions.html#ew-eclat"
+    kept_panel_offers = "systems/ew/_actions.html#ew-kept-offers"
 
     def sheet_model(self):
         return EwSheet
