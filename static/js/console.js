@@ -1,4 +1,5 @@
-// Keyboard shortcuts of the encounter console: N next turn, A attack, U undo.
+// Keyboard shortcuts of the encounter console: N next turn, A the acting fighter's attack
+// (its roll button, in view and focused: Enter rolls it), U undo, ? the list of them.
 // Buttons carry data-key; a shortcut never fires while typing in a field.
 "use strict";
 document.addEventListener("keydown", (event) => {
@@ -6,9 +7,18 @@ document.addEventListener("keydown", (event) => {
   const target = event.target;
   if (target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
   const key = event.key.toLowerCase();
+  if (key === "?") {
+    const help = document.getElementById("console-shortcuts");
+    if (help) { event.preventDefault(); help.open = !help.open; }
+    return;
+  }
   if (key === "a") {
-    const first = document.querySelector("#ew-attack select, #ew-attack input:not([type=hidden]), .attack-form select");
-    if (first) { event.preventDefault(); first.focus(); }
+    const roll = document.querySelector("[data-main-action]");
+    if (roll) {
+      event.preventDefault();
+      roll.scrollIntoView({ block: "nearest" });
+      roll.focus();
+    }
     return;
   }
   const button = document.querySelector(`.console-controls button[data-key="${key}"]:not([disabled])`);

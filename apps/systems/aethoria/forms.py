@@ -7,21 +7,23 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django import forms
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from apps.compendium.models import AethoriaLocation
 from apps.encounters.fighters import attack_target
 from apps.encounters.forms import VersionForm, add_encounter_error
+from apps.encounters.log import describe
 from apps.encounters.models import Combatant, Encounter, Event
 from apps.encounters.services import prefetch_gear
 from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
 from .attack import ATTACK, CIBLER, CONVERT, DOUBLE, KEEP, AttackChoice, BlowFaces, plan_attack
+from .defaults import best_defence, last_target, one_handed_pair
 from .defences import DODGE, NO_DEFENCE, PARRY, SHIELD
 from .effects import pending_effects
+from .events import ATTACK_EVENT, SPELL_EVENT, TEST_EVENT
 from .fatigue import (
     ATTACK_ROLL,
     DAMAGE_ROLL,
@@ -233,6 +235,7 @@ class AethoriaAttackForm(PlanForm):
         combatants: list[Combatant],
         fired: bool = False,
         refresh: bool = False,
+        last_target: int | None = None,
         **kwargs,
     ):
         if fired:
@@ -245,18 +248,7 @@ class AethoriaAttackForm(PlanForm):
         self.fields["attacker"].initial = attacker.pk
         others = [c for c in combatants if c.pk != attacker.pk]
         self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
-        # Another target brings its own parrying items: the form is drawn again for it.
-        self.fields["target"].widget.attrs.update(
-            {
-                "hx-get": reverse("encounters:aethoria_attack_odds", args=[encounter.pk]),
-                "hx-vals": '{"redraw": "1"}',
-                "hx-include": "closest form",
-                "hx-target": "closest form",
-                "hx-swap": "outerHTML",
-                "hx-trigger": "change consume",
-            }
-        )
-        target = attack_target(self, attacker, others, encounter.campaign.house())
+        target = attack_target(self, attacker, others, encounter.campaign.house(), last_target)
         # Unbound, the form shows the target its first odds are drawn for.
         self.target_id = target.pk if target else None
         self.fields["target"].initial = self.target_id
@@ -282,6 +274,14 @@ class AethoriaAttackForm(PlanForm):
         self.fields["parry_with2"].choices = items
         if refresh:
             self._forget_other_targets_items(items)
+        if not self.is_bound and not one_handed_pair(attacker.character.aethoria):
+            # Offer only what is possible: an attaque double needs two one-handed weapons
+            # (posted anyway, the rules refuse it with their reason).
+            self.fields["mode"].choices = [c for c in self.fields["mode"].choices if c[0] != DOUBLE]
+        if not self.is_bound:
+            first = weapons[0][0] if weapons else None
+            # A copy: the console passes the same initial dict to its other forms.
+            self.initial = {**self.initial, **best_defence(self, first, items)}
 
     def _parry_items(self, target: Combatant | None) -> list[tuple[str, str]]:
         """What the chosen target can parry with: its weapons that parry, its shield."""
@@ -712,12 +712,13 @@ def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: boo
     if acting is None or (acting.state or {}).get("acted"):
         # One action per turn: once it has acted, only the next turn (or a test) remains.
         return
-    if len(combatants) > 1:
-        forms.setdefault(
-            "aethoria_attack",
-            AethoriaAttackForm(
-                initial=initial, encounter=encounter, attacker=acting, combatants=combatants
-            ),
+    if len(combatants) > 1 and "aethoria_attack" not in forms:
+        forms["aethoria_attack"] = AethoriaAttackForm(
+            initial=initial,
+            encounter=encounter,
+            attacker=acting,
+            combatants=combatants,
+            last_target=last_target(forms["aethoria_panel"].recent, acting),
         )
     forms.setdefault(
         "aethoria_special",
@@ -733,17 +734,20 @@ def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: boo
 
 
 def default_attack_plan(form: AethoriaAttackForm):
-    """The odds of an unbound attack form as first shown: its target, first weapon, no
-    defence."""
+    """The odds of an unbound attack form as first shown: its target, first weapon, the
+    defender's best defence."""
     weapon = next(iter(form.fields["weapon"].choices), None)
     if form.target_id is None or weapon is None:
         return None
+    choice = AttackChoice(
+        attacker_id=form.acting.pk,
+        target_id=form.target_id,
+        weapon_id=weapon[0],
+        defence=form.initial.get("defence", NO_DEFENCE),
+        parry_with=form.initial.get("parry_with", ""),
+    )
     try:
-        return plan_attack(
-            form.encounter,
-            AttackChoice(attacker_id=form.acting.pk, target_id=form.target_id, weapon_id=weapon[0]),
-            form.combatants,
-        )
+        return plan_attack(form.encounter, choice, form.combatants)
     except EncounterError:
         return None
 
@@ -770,6 +774,22 @@ class AethoriaPanel:
             .exclude(kind__in=("undo", "redo"))
             .order_by("-sequence")[:RECENT_STEPS]
         )
+
+    @cached_property
+    def last_roll(self) -> dict:
+        """The step just made, when it rolled, for the box under the button that made it
+        (until the next step): from the recent steps already read, no query of its own."""
+        latest = self.recent[0] if self.recent else None
+        if latest is None or latest.sequence != self.encounter.last_sequence:
+            return {}
+        if latest.kind == ATTACK_EVENT:
+            lands = any(b["outcome"]["lands"] for b in latest.data.get("blows", []))
+            verdict = ("hit", _("Touché")) if lands else ("miss", _("Raté"))
+        elif latest.kind in (TEST_EVENT, SPELL_EVENT):
+            verdict = ("done", _("Résultat"))  # the log line says whether it succeeded
+        else:
+            return {}
+        return {"event": latest, "verdict": verdict, "text": describe(latest)}
 
     @cached_property
     def pending_effects(self) -> list[dict]:
