@@ -29,6 +29,8 @@ from apps.rules import ew
 from apps.rules.dice import SecureDice, check_d10, check_d20
 from apps.rules.errors import RulesError
 
+from .state import FighterState
+
 
 def rules_weapon(weapon) -> ew.EwWeapon:
     """A compendium weapon (or None for bare fists) as the engine's weapon."""
@@ -41,12 +43,7 @@ def protection(combatant: Combatant) -> int:
 
 
 def round_actions(combatant: Combatant) -> ew.RoundActions:
-    state = combatant.state or {}
-    return ew.RoundActions(
-        attacks=state.get("attacks", 0),
-        defences=state.get("defences", 0),
-        stance=state.get("stance", ew.NORMAL),
-    )
+    return FighterState.of(combatant).actions
 
 
 def stances_left(combatant: Combatant) -> list[str]:
@@ -285,9 +282,9 @@ def ew_attack(
         dice=source,
         public=not (plan.attacker.hidden or plan.target.hidden),
     )
-    step.set(plan.attacker, "state", asdict(plan.attacker_after))
+    step.set(plan.attacker, "state", FighterState(plan.attacker_after).to_json())
     if plan.defender_after is not None:
-        step.set(plan.target, "state", asdict(plan.defender_after))
+        step.set(plan.target, "state", FighterState(plan.defender_after).to_json())
     applied = None
     if result.damage is not None:
         applied = apply_ew_damage(
@@ -356,7 +353,7 @@ def ew_stance(
     except RulesError as error:
         raise EncounterError(rules_message(error), error.field) from error
     step = Step(encounter, "ew_stance", by, actor=combatant, public=not combatant.hidden)
-    step.set(combatant, "state", asdict(after))
+    step.set(combatant, "state", FighterState(after).to_json())
     return step.commit({"name": combatant.character.name, "stance": stance})
 
 
