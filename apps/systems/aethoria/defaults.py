@@ -26,6 +26,11 @@ def one_handed_pair(sheet) -> bool:
     return sum(1 for w in sheet.weapons.all() if w.hands == 1) >= 2
 
 
+def other_one_handed(sheet, weapon_id: int | None) -> int | None:
+    """The second weapon an attaque double would take: another one-handed weapon."""
+    return next((w.pk for w in sheet.weapons.all() if w.hands == 1 and w.pk != weapon_id), None)
+
+
 def _lands(encounter, choice: AttackChoice, combatants) -> object | None:
     try:
         plan = plan_attack(encounter, choice, combatants)

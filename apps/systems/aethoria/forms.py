@@ -18,7 +18,7 @@ from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
 from .attack import ATTACK, CIBLER, CONVERT, DOUBLE, KEEP, AttackChoice, BlowFaces, plan_attack
-from .defaults import best_defence, one_handed_pair
+from .defaults import best_defence, one_handed_pair, other_one_handed
 from .defences import DODGE, NO_DEFENCE, PARRY, SHIELD
 from .fatigue import (
     ATTACK_ROLL,
@@ -28,6 +28,7 @@ from .fatigue import (
     attack_fatigue_options,
 )
 from .magic import SpellChoice, plan_spell
+from .options import folded_open
 from .state import PREPARED_ATTACK, PREPARED_OTHER, PREPARED_SPELL
 from .table_tests import TestChoice, TestPlan, plan_test
 
@@ -272,8 +273,10 @@ class AethoriaAttackForm(PlanForm):
             # Offer only what is possible: an attaque double needs two one-handed weapons
             # (posted anyway, the rules refuse it with their reason).
             self.fields["mode"].choices = [c for c in self.fields["mode"].choices if c[0] != DOUBLE]
+        first = weapons[0][0] if weapons else None
+        # Folded under "Plus d'options": picking "attaque double" alone is enough.
+        self.fields["second_weapon"].initial = other_one_handed(attacker.character.aethoria, first)
         if not self.is_bound:
-            first = weapons[0][0] if weapons else None
             # A copy: the console passes the same initial dict to its other forms.
             self.initial = {**self.initial, **best_defence(self, first, items)}
 
@@ -359,6 +362,10 @@ class AethoriaAttackForm(PlanForm):
     @property
     def odds_id(self) -> str:
         return "aethoria-fired-odds" if self.fired else "aethoria-attack-odds"
+
+    @property
+    def more_options_open(self) -> bool:
+        return folded_open(self)
 
     DICE = (
         "attack_faces",

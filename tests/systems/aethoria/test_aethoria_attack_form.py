@@ -1,0 +1,65 @@
+"""The Aethoria attack form at the table (issue 17): its rare fields folded under "Plus
+d'options" (opened when one of them is set or refused), and the fighter's last choices
+remembered for its next attack."""
+
+import re
+
+import pytest
+
+from tests.systems.aethoria.support import (
+    HTMX,
+    aethoria_table,  # noqa: F401 - the `table` fixture
+    attack,
+    give_weapon,
+    snapshot,
+    start,
+    url,
+)
+
+pytestmark = pytest.mark.django_db
+
+FOLD = r'<details class="more-options"( open)?>'
+
+
+def fold_open(html: str) -> bool:
+    return re.search(FOLD, html).group(1) is not None
+
+
+def test_the_rare_options_open_folded(table):
+    start(table)
+    page = table["client"].get(url("console", table["encounter"]), **HTMX).text
+    assert not fold_open(page)
+    # The usual fields stay outside the fold, the rare ones inside it.
+    folded = page[page.index('class="more-options"') :]
+    folded = folded[: folded.index("</details>")]
+    assert 'name="fatigue"' in folded and 'name="range_band"' in folded
+    assert 'name="defence"' not in folded and 'name="target"' not in folded
+
+
+def test_a_refused_folded_field_opens_the_fold_with_its_message_and_nothing_changes(table):
+    y, b = start(table)
+    before = snapshot(table)
+    response = attack(table, y, b, split1=7)
+    assert fold_open(response.text)
+    assert re.search(r'id="id_split1_error">[^<]*3', response.text)
+    assert snapshot(table) == before
+
+
+def test_a_folded_value_set_by_the_gm_keeps_the_fold_open_after_another_refusal(table):
+    y, b = start(table)
+    response = attack(table, y, b, fatigue=2, attack_faces="0 11")
+    assert fold_open(response.text)
+    assert "Un d10 donne de 1 à 10." in response.text
+    # Left at their defaults, a refusal elsewhere leaves it folded.
+    response = attack(table, y, b, attack_faces="0 11")
+    assert not fold_open(response.text)
+
+
+def test_a_second_one_handed_weapon_is_ready_for_the_attaque_double(table):
+    give_weapon(table["ysolde"], name="Dague")
+    start(table)
+    page = table["client"].get(url("console", table["encounter"]), **HTMX).text
+    second = page[page.index('name="second_weapon"') :]
+    second = second[: second.index("</select>")]
+    assert re.search(r"selected>Dague", second)
+    assert not fold_open(page)  # that default is not something to show
