@@ -35,12 +35,21 @@ def _next_turn(data: dict) -> str:
     return text
 
 
+def _undone(data: dict) -> str:
+    """The step an undo or a redo names, in words: from the copy of its data taken then (an
+    older line, without that copy, says only that a step was)."""
+    if "step" not in data:
+        return _("une étape.")
+    writer = _writers().get(data.get("kind", ""))
+    return writer(data["step"]) if writer else data.get("kind", "")
+
+
 def _undo(data: dict) -> str:
-    return _("Annulation de l'étape n° %(of)s.") % data
+    return _("Annulé : %(step)s") % {"step": _undone(data)}
 
 
 def _redo(data: dict) -> str:
-    return _("Rétablissement de l'étape n° %(of)s.") % data
+    return _("Rétabli : %(step)s") % {"step": _undone(data)}
 
 
 WRITERS = {

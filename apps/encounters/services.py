@@ -468,7 +468,8 @@ def encounter_undo(*, encounter_id: int, version: int | None, by) -> Event:
     encounter.refresh_from_db(fields=["status", "round", "turn"])
     step = Step(encounter, "undo", by, actor=last.actor, public=last.public)
     step.changed_outside = shown_outside(last.changes)
-    return step.commit({"of": last.sequence, "kind": last.kind})
+    # A copy of what was undone, so the log says it in words (not by its number).
+    return step.commit({"of": last.sequence, "kind": last.kind, "step": last.data})
 
 
 @transaction.atomic
@@ -486,7 +487,7 @@ def encounter_redo(*, encounter_id: int, version: int | None, by) -> Event:
     encounter.refresh_from_db(fields=["status", "round", "turn"])
     step = Step(encounter, "redo", by, actor=target.actor, public=target.public)
     step.changed_outside = shown_outside(target.changes)
-    return step.commit({"of": target.sequence, "kind": target.kind})
+    return step.commit({"of": target.sequence, "kind": target.kind, "step": target.data})
 
 
 def redoable_event(encounter: Encounter) -> Event | None:

@@ -78,6 +78,8 @@ def aethoria_fatigue_after(
         raise rules_refusal(error) from error
     data = {
         "of": roll_event.sequence,
+        # What the log names the roll by: the test's or the spell's label, else its skill.
+        "what": roll_event.data.get("label") or roll_event.data.get("what", ""),
         "name": combatant.character.name,
         "count": count,
         "roll": roll_json(roll),

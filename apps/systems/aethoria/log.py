@@ -236,14 +236,17 @@ def _spell(data: dict) -> str:
 
 
 def _fatigue(data: dict) -> str:
+    # The roll by what it was, not by its step number (older lines only know the number).
+    what = data.get("what")
+    roll = _("son jet (%(what)s)") % {"what": what} if what else _("son dernier jet")
     text = ngettext(
-        "%(name)s ajoute %(n)s dé de fatigue au jet n° %(of)s : %(verdict)s",
-        "%(name)s ajoute %(n)s dés de fatigue au jet n° %(of)s : %(verdict)s",
+        "%(name)s ajoute %(n)s dé de fatigue à %(roll)s : %(verdict)s",
+        "%(name)s ajoute %(n)s dés de fatigue à %(roll)s : %(verdict)s",
         data["count"],
     ) % {
         "name": data["name"],
         "n": data["count"],
-        "of": data["of"],
+        "roll": roll,
         "verdict": _verdict(data["verdict"]),
     }
     if data.get("burn") and not data.get("burn_before"):

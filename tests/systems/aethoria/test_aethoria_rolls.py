@@ -74,11 +74,18 @@ def test_spell_with_an_erys_burn_costs_fatigue_and_pv(table, mage):
     s = sheet(mage)
     assert (s.pv, s.fatigue_mental) == (20, 8 - 2 - 1)
     assert "plus de brûlure" in response.text
+    # The roll named by what it was, never by a step number.
+    assert "1 dé de fatigue à son jet (Lévitation)" in response.text
+    assert "n°" not in response.text
     # Undo the fatigue dice, then the spell: pools, turn and states as at the start.
-    post(table, "undo")
+    response = post(table, "undo")
     assert sheet(mage).pv == 20 - 4
-    post(table, "undo")
+    assert "Annulé : Maëlle ajoute 1 dé de fatigue à son jet (Lévitation)" in response.text
+    response = post(table, "undo")
     assert state(table) == at_start
+    assert "Annulé : Maëlle lance Lévitation" in response.text
+    response = post(table, "redo")
+    assert "Rétabli : Maëlle lance Lévitation" in response.text
 
 
 def test_spell_with_fatigue_dice_before_and_only_a_doue_casts_in_combat(table, mage):
