@@ -121,18 +121,29 @@ CHOICES = {
 NOT_ON_SETTINGS_PAGE = {"resolution_grid"}
 
 
-def _pairs_to_text(pairs) -> str:
-    return "\n".join(f"{label} = {value}" for label, value in pairs)
+def _word(key: str, words: dict[str, str]) -> str:
+    return str(words.get(key, key))
 
 
-def _text_to_pairs(text: str) -> list[list[Any]]:
+def _key(text: str, words: dict[str, str]) -> str:
+    """A stored key from what the GM typed: its words (any case) or the key itself."""
+    text = text.strip()
+    keys = {str(word).casefold(): key for key, word in words.items()}
+    return keys.get(text.casefold(), text)
+
+
+def _pairs_to_text(pairs, words: dict[str, str]) -> str:
+    return "\n".join(f"{_word(label, words)} = {value}" for label, value in pairs)
+
+
+def _text_to_pairs(text: str, words: dict[str, str]) -> list[list[Any]]:
     pairs = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         label, sep, value = line.rpartition("=")
         try:
-            pairs.append([label.strip(), int(value)])
+            pairs.append([_key(label, words), int(value)])
         except ValueError:
             sep = ""
         if not sep or not label.strip():
@@ -142,11 +153,11 @@ def _text_to_pairs(text: str) -> list[list[Any]]:
     return pairs
 
 
-def _locations_to_text(table) -> str:
-    return "\n".join(f"{low}-{high} {location}" for low, high, location in table)
+def _locations_to_text(table, words: dict[str, str]) -> str:
+    return "\n".join(f"{low}-{high} {_word(location, words)}" for low, high, location in table)
 
 
-def _text_to_locations(text: str) -> list[list[Any]]:
+def _text_to_locations(text: str, words: dict[str, str]) -> list[list[Any]]:
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -154,10 +165,10 @@ def _text_to_locations(text: str) -> list[list[Any]]:
         span, _sep, location = line.strip().partition(" ")
         low, _dash, high = span.partition("-")
         try:
-            rows.append([int(low), int(high or low), location.strip()])
+            rows.append([int(low), int(high or low), _key(location, words)])
         except ValueError:
             raise forms.ValidationError(
-                _("Ligne %(number)s : écrivez « de-à localisation », par ex. « 1-2 head »."),
+                _("Ligne %(number)s : écrivez « de-à localisation », par ex. « 1-2 tête »."),
                 params={"number": number},
             ) from None
     return rows
@@ -170,6 +181,8 @@ class HouseRulesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.campaign = campaign
         self.rules_class = system_of(campaign).house_rules_class
+        # Keys stored in the rules shown (and typed back) as words, per house rule.
+        self.words = system_of(campaign).house_rule_words()
         current = campaign.house()
         self.kinds: dict[str, str] = {}
         for field in dataclasses.fields(self.rules_class):
@@ -193,17 +206,19 @@ class HouseRulesForm(forms.Form):
                 self.fields[name] = forms.CharField(
                     label=label,
                     widget=forms.Textarea(attrs={"rows": 6}),
-                    initial=_locations_to_text(value),
+                    initial=_locations_to_text(value, self.words.get(name, {})),
                 )
                 kind = "locations"
             elif name == "instant_death_locations":
-                self.fields[name] = forms.CharField(label=label, initial=", ".join(value))
+                words = self.words.get(name, {})
+                initial = ", ".join(_word(key, words) for key in value)
+                self.fields[name] = forms.CharField(label=label, initial=initial)
                 kind = "strings"
             else:
                 self.fields[name] = forms.CharField(
                     label=label,
                     widget=forms.Textarea(attrs={"rows": len(value) or 3}),
-                    initial=_pairs_to_text(value),
+                    initial=_pairs_to_text(value, self.words.get(name, {})),
                 )
                 kind = "pairs"
             self.kinds[name] = kind
@@ -214,14 +229,14 @@ class HouseRulesForm(forms.Form):
         for name, kind in self.kinds.items():
             if name not in cleaned:
                 continue  # already refused by the field itself
-            value = cleaned[name]
+            value, words = cleaned[name], self.words.get(name, {})
             try:
                 if kind == "pairs":
-                    value = _text_to_pairs(value)
+                    value = _text_to_pairs(value, words)
                 elif kind == "locations":
-                    value = _text_to_locations(value)
+                    value = _text_to_locations(value, words)
                 elif kind == "strings":
-                    value = [part.strip() for part in value.split(",") if part.strip()]
+                    value = [_key(part, words) for part in value.split(",") if part.strip()]
             except forms.ValidationError as error:
                 self.add_error(name, error)
                 continue

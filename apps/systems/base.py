@@ -199,6 +199,11 @@ class GameSystem(ABC):
     ) -> dict[str, Any]:
         """The actions panel's other context (odds of the default attack, offers...)."""
 
+    def house_rule_words(self) -> dict[str, dict[str, str]]:
+        """{house rule: {stored key: words}} for the keys the settings page would otherwise
+        show as they are stored ("short", "right_arm"); typed back, either is understood."""
+        return {}
+
     @abstractmethod
     def log_writers(self) -> dict:
         """{event kind: function(data) -> sentence} for this system's events."""

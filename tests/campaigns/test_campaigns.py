@@ -280,6 +280,29 @@ def test_every_aethoria_house_rule_is_on_the_page_and_saves(client, aethoria_cam
     assert aethoria_campaign.house().instant_death_locations == ("head",)
 
 
+def test_the_aethoria_settings_show_words_in_the_rules_order_and_read_them_back(
+    client, aethoria_campaign, gm
+):
+    client.force_login(gm)
+    url = reverse("campaigns:house_rules", args=[aethoria_campaign.pk])
+    # Saved once: the bands come back from jsonb, which keeps no order of its own.
+    assert client.post(url, _house_rules_data(aethoria_campaign)).status_code == 302
+    fields = client.get(url).context["form"].fields
+    bands = fields["range_band_malus"].initial
+    assert bands.splitlines() == ["courte = 0", "moyenne = -1", "longue = -2", "extrême = -4"]
+    assert fields["hit_locations"].initial.splitlines()[:2] == ["1-2 tête", "3-10 torse"]
+    assert fields["instant_death_locations"].initial == "tête, torse"
+    data = _house_rules_data(aethoria_campaign)
+    data["range_band_malus"] = "Courte = 0\nmoyenne = -2\nlongue = -3\nextrême = -5"
+    data["instant_death_locations"] = "Tête"
+    assert client.post(url, data).status_code == 302
+    aethoria_campaign.refresh_from_db()
+    house = aethoria_campaign.house()
+    assert house.range_band_malus == (("short", 0), ("medium", -2), ("long", -3), ("extreme", -5))
+    assert house.instant_death_locations == ("head",)
+    assert house.hit_locations[0] == (1, 2, "head")
+
+
 def test_an_aethoria_hit_table_with_a_gap_is_refused(client, aethoria_campaign, gm):
     client.force_login(gm)
     url = reverse("campaigns:house_rules", args=[aethoria_campaign.pk])

@@ -129,6 +129,18 @@ def test_aethoria_sheet_queries_are_fixed(client, aethoria_pc, player, django_as
         client.get(reverse("characters:detail", args=[aethoria_pc.pk]))
 
 
+def test_aethoria_armour_says_its_locations_in_words(client, aethoria_pc, player):
+    from apps.compendium.models import AethoriaArmourPiece
+
+    piece = AethoriaArmourPiece.objects.create(name="Brigandine")
+    piece.coverages.create(location="torso", rd=1)
+    piece.coverages.create(location="right_arm", rd=1)
+    aethoria_pc.aethoria.armour_pieces.add(piece)
+    client.force_login(player)
+    page = client.get(reverse("characters:detail", args=[aethoria_pc.pk])).text
+    assert "torse 1, bras droit 1" in page and "right_arm" not in page
+
+
 # --- Éclat and fatigue ------------------------------------------------------------------------
 
 

@@ -168,7 +168,13 @@ class AethoriaHouseRules:
         if "range_band_malus" in known:
             bands = known["range_band_malus"]
             if isinstance(bands, Mapping):
-                bands = list(bands.items())
+                # A stored mapping (jsonb) keeps no order: the bands in the rules' order,
+                # nearest first, any other after them.
+                order = [band for band, _malus in DEFAULT_RANGE_BAND_MALUS]
+                bands = sorted(
+                    bands.items(),
+                    key=lambda item: order.index(item[0]) if item[0] in order else len(order),
+                )
             known["range_band_malus"] = tuples_from_json(
                 bands, field="range_band_malus", size=2, error=InvalidHouseRules
             )

@@ -10,6 +10,7 @@ from apps.rules import aethoria
 from apps.systems.base import GameSystem, InitiativeResult
 
 from . import console, creation, effects, log, panel, sheet, transfer, turns, urls
+from .forms import RANGE_LABELS
 from .state import FighterState
 
 
@@ -124,6 +125,14 @@ class AethoriaSystem(GameSystem):
 
     def log_writers(self) -> dict:
         return log.AETHORIA_WRITERS
+
+    def house_rule_words(self) -> dict[str, dict[str, str]]:
+        locations = {key: log.location_words(key) for key in log.WORDS}
+        return {
+            "range_band_malus": {key: str(words) for key, words in RANGE_LABELS.items()},
+            "hit_locations": locations,
+            "instant_death_locations": locations,
+        }
 
     def urlpatterns(self) -> list:
         return urls.urlpatterns
