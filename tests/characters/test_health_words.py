@@ -37,7 +37,12 @@ def words_on_pages(client, campaign, character, player) -> dict[str, str]:
 
 @pytest.mark.parametrize(
     ("superficial", "lethal", "word"),
-    [(24, 24, "indemne"), (20, 24, "égratigné"), (11, 24, "blessé"), (5, 24, "grièvement blessé")],
+    [
+        (24, 24, "indemne"),
+        (20, 24, "égratignures"),
+        (11, 24, "blessure légère"),
+        (5, 24, "blessure grave"),
+    ],
 )
 def test_ew_words_agree_everywhere(client, superficial, lethal, word):
     campaign = campaign_with_gm("ew")
@@ -50,7 +55,8 @@ def test_ew_words_agree_everywhere(client, superficial, lethal, word):
 
 
 @pytest.mark.parametrize(
-    ("pv", "word"), [(20, "indemne"), (12, "blessé"), (9, "grièvement blessé")]
+    ("pv", "word"),
+    [(20, "indemne"), (12, "blessure légère"), (9, "blessure grave"), (-5, "sans vie")],
 )
 def test_aethoria_words_agree_everywhere(client, pv, word):
     campaign = campaign_with_gm("aethoria")

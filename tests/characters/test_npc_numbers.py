@@ -16,7 +16,7 @@ NUMBERS = ('class="pool-numbers"', "<meter")
 
 
 def _campaign(system):
-    """A campaign, its player's PC and a revealed NPC who took a blow (words: égratigné /
+    """A campaign, its player's PC and a revealed NPC who took a blow (words: égratignures /
     blessé), with its exact pools (EW PHY 6: 18 each; Aethoria: 20 PV) in ``secret``."""
     campaign = campaign_with_gm(system)
     player = add_player(campaign)
@@ -24,12 +24,12 @@ def _campaign(system):
         pc = ew_fighter(campaign, "Brandon", owner=player)
         npc = ew_fighter(campaign, "Commissaire Garnier", phy=6)
         EwSheet.objects.filter(pk=npc.pk).update(superficial_left=13)
-        secret, word = ["13 / 18", "13</strong> / 18"], "égratigné"
+        secret, word = ["13 / 18", "13</strong> / 18"], "égratignures"
     else:
         pc = aethoria_fighter(campaign, "Torvald", owner=player)
         npc = aethoria_fighter(campaign, "Commissaire Garnier")
         AethoriaSheet.objects.filter(pk=npc.pk).update(pv=13)
-        secret, word = ["13 / 20", "13</strong> / 20"], "blessé"
+        secret, word = ["13 / 20", "13</strong> / 20"], "blessure légère"
     npc.revealed = True
     npc.save(update_fields=["revealed"])
     return campaign, player, pc, npc, secret, word

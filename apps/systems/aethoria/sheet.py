@@ -14,16 +14,17 @@ from apps.rules import aethoria
 
 
 def health(sheet: AethoriaSheet, house: aethoria.AethoriaHouseRules) -> str:
-    """Aethoria has no wound malus: under half the PV maximum is a grave wound."""
+    """Aethoria has no wound malus: under half the PV maximum is a grave wound (words that
+    agree with nobody's gender, as EW's)."""
     state = aethoria.condition(sheet.pv, sheet.vitalite, house)
     if state == aethoria.DEAD:
-        return gettext("mort")
+        return gettext("sans vie")
     if state == aethoria.OUT:
         return gettext("hors de combat")
     pv_max = sheet.derived(house).pv
     if sheet.pv >= pv_max:
         return gettext("indemne")
-    return gettext("grièvement blessé") if 2 * sheet.pv < pv_max else gettext("blessé")
+    return gettext("blessure grave") if 2 * sheet.pv < pv_max else gettext("blessure légère")
 
 
 def pool_bars(sheet: AethoriaSheet, house: aethoria.AethoriaHouseRules) -> list[Bar]:

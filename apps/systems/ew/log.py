@@ -26,7 +26,7 @@ def _applied(applied: dict | None) -> str:
     if applied["dead"]:
         text += " — " + _("mort")
     elif applied["unconscious"]:
-        text += " — " + _("inconscient")
+        text += " — " + _("sans connaissance")
     return text
 
 

@@ -30,17 +30,18 @@ def specialty_words(level: int) -> str:
 
 
 def health(pools: ew.EwPools) -> str:
-    """The wound malus of the rules, in words; any damage at all is a scratch."""
+    """The wound malus of the rules, in words; any damage at all is a scratch. Words that
+    agree with nobody's gender ("Maëlle : blessure grave", not "grièvement blessé")."""
     if pools.dead:
-        return gettext("mort")
+        return gettext("sans vie")
     if pools.unconscious:
-        return gettext("inconscient")
+        return gettext("sans connaissance")
     if pools.wound_malus == ew.QUARTER_PV_MALUS:
-        return gettext("grièvement blessé")
+        return gettext("blessure grave")
     if pools.wound_malus == ew.HALF_PV_MALUS:
-        return gettext("blessé")
+        return gettext("blessure légère")
     untouched = pools.superficial == pools.lethal == pools.pv
-    return gettext("indemne") if untouched else gettext("égratigné")
+    return gettext("indemne") if untouched else gettext("égratignures")
 
 
 def pool_bars(sheet: EwSheet) -> list[Bar]:
