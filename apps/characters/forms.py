@@ -384,12 +384,21 @@ class AethoriaCreationForm(CreationForm):
 
 
 class EclatSpendForm(forms.Form):
+    """A point d'éclat does not come back by itself: its reason first, then a confirmation
+    (``confirmed`` is set by the confirmation step's button)."""
+
     note = forms.CharField(
         label=_("Pour quoi ?"),
         max_length=200,
-        required=False,
         help_text=_("Le coup de pouce du destin demandé, noté au journal."),
+        error_messages={"required": _("Dites pour quoi : c'est noté au journal du MJ.")},
     )
+    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    @property
+    def asks_confirmation(self) -> bool:
+        """The reason is given but not yet confirmed: the sheet shows the confirmation."""
+        return self.is_bound and not self.errors and not self.cleaned_data["confirmed"]
 
 
 class FatigueSpendForm(forms.Form):

@@ -215,13 +215,24 @@ def eclat_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     if "eclat" not in system_of(character.campaign).sheet_actions:
         raise Http404("This system has no points d'éclat.")
     form = EclatSpendForm(request.POST)
-    if not form.is_valid():
-        return _sheet_response(request, character, "eclat_form", form)
+    if not form.is_valid() or form.asks_confirmation:
+        return _sheet_with_form(request, character, "eclat_form", form)
     try:
         services.eclat_spend(character=character, by=request.user, note=form.cleaned_data["note"])
     except RulesError as error:
-        return _refused(request, character, form, "eclat_form", error, "note")
+        form.add_error("note", rules_message(error))
+        return _sheet_with_form(request, character, "eclat_form", form)
     return _sheet_response(request, character)
+
+
+def _sheet_with_form(request: HtmxHttpRequest, character: Character, form_name: str, form):
+    """A form to fix or to confirm, on the sheet: without htmx the whole page with it (a
+    redirect could not show it), nothing changed."""
+    if request.htmx:
+        return _sheet_response(request, character, form_name, form)
+    context = sheet_context(request, character)
+    context[form_name] = form
+    return TemplateResponse(request, "characters/sheet.html", context)
 
 
 @require_POST

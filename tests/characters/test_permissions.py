@@ -164,7 +164,7 @@ MATRIX = [
         "characters:eclat_spend",
         "post",
         lambda w: [w["pc"].pk],
-        {},
+        {"note": "chance", "confirmed": "1"},
         (REDIRECT, REDIRECT, FORBIDDEN, NOT_FOUND),
     ),
     (

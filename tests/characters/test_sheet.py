@@ -1,5 +1,7 @@
 """The sheet and what can be done from it: spends, rest, reveal, copies, XP."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -148,7 +150,14 @@ def test_the_owner_spends_a_point_d_eclat_with_htmx(client, pc, player, campaign
     client.force_login(player)
     before = version(campaign)
     url = reverse("characters:eclat_spend", args=[pc.pk])
+    # The reason first: the sheet asks for a confirmation, nothing spent yet.
     response = client.post(url, {"note": "la porte cède"}, **HTMX)
+    assert response.status_code == 200
+    assert "Dépenser 1 point d'éclat pour « la porte cède » ? Il vous en restera 2." in (
+        response.text
+    )
+    assert EwSheet.objects.get(pk=pc.pk).eclat == 3 and not LogEntry.objects.exists()
+    response = client.post(url, {"note": "la porte cède", "confirmed": "1"}, **HTMX)
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<article id="sheet"')
     assert EwSheet.objects.get(pk=pc.pk).eclat == 2
@@ -156,18 +165,32 @@ def test_the_owner_spends_a_point_d_eclat_with_htmx(client, pc, player, campaign
     assert version(campaign) > before
 
 
-def test_without_htmx_a_spend_redirects_to_the_sheet(client, pc, player):
+def test_a_spend_without_its_reason_is_refused_next_to_the_field(client, pc, player):
     client.force_login(player)
-    response = client.post(reverse("characters:eclat_spend", args=[pc.pk]))
+    url = reverse("characters:eclat_spend", args=[pc.pk])
+    response = client.post(url, {"note": "", "confirmed": "1"}, **HTMX)
+    assert re.search(r'id="err-note"[^>]*><p class="field-error">Dites pour quoi', response.text)
+    assert EwSheet.objects.get(pk=pc.pk).eclat == 3 and not LogEntry.objects.exists()
+
+
+def test_without_htmx_the_confirmation_is_a_page_then_the_spend_redirects(client, pc, player):
+    client.force_login(player)
+    url = reverse("characters:eclat_spend", args=[pc.pk])
+    response = client.post(url, {"note": "la porte cède"})
+    assert response.status_code == 200 and "Oui, dépenser" in response.text
+    assert "<html" in response.text and EwSheet.objects.get(pk=pc.pk).eclat == 3
+    response = client.post(url, {"note": "la porte cède", "confirmed": "1"})
     assert response["Location"] == reverse("characters:detail", args=[pc.pk])
+    assert EwSheet.objects.get(pk=pc.pk).eclat == 2
 
 
-def test_no_eclat_left_is_told_and_nothing_changes(client, pc, player):
+def test_no_eclat_left_is_told_next_to_the_field_and_nothing_changes(client, pc, player):
     EwSheet.objects.filter(pk=pc.pk).update(eclat=0)
     client.force_login(player)
-    response = client.post(reverse("characters:eclat_spend", args=[pc.pk]), **HTMX)
+    url = reverse("characters:eclat_spend", args=[pc.pk])
+    response = client.post(url, {"note": "encore", "confirmed": "1"}, **HTMX)
     assert response.status_code == 200
-    assert response.context["eclat_form"].errors
+    assert response.context["eclat_form"].errors["note"]
     assert EwSheet.objects.get(pk=pc.pk).eclat == 0
     assert not LogEntry.objects.exists()
 

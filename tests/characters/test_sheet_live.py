@@ -150,7 +150,9 @@ def test_the_sheets_own_action_does_not_bring_it_back_twice(table):
     client, pc = table["client"], table["pc"]
     sheet = Sheet(table)
     response = client.post(
-        reverse("characters:eclat_spend", args=[pc.pk]), {"note": ""}, HTTP_HX_REQUEST="true"
+        reverse("characters:eclat_spend", args=[pc.pk]),
+        {"note": "chance", "confirmed": "1"},
+        HTTP_HX_REQUEST="true",
     )
     fresh = response.text.split(f"{sheet.url}?v=", 1)[1].split('"', 1)[0]
     assert 'hx-swap-oob="outerHTML:[data-live]"' in response.text

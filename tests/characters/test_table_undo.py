@@ -227,7 +227,7 @@ def _own_undo(client, pc):
 def test_a_player_takes_back_their_own_mis_tap_from_the_sheet(client, campaign, pc, player):
     client.force_login(player)
     page = client.post(
-        reverse("characters:eclat_spend", args=[pc.pk]), {"note": "oups"}, **HTMX
+        reverse("characters:eclat_spend", args=[pc.pk]), {"note": "oups", "confirmed": "1"}, **HTMX
     ).text
     assert "Lysandre dépense un point d&#x27;éclat : oups." in page
     assert reverse("characters:own_undo", args=[pc.pk]) in page

@@ -128,7 +128,12 @@ def test_the_gm_awards_xp_and_the_open_sheet_updates_by_itself(open_page, live_s
     expect(phone.locator(".xp-balance strong")).to_have_text("0")
     # The owner spends a point d'éclat from the sheet (htmx, no reload).
     phone.get_by_label("Pour quoi ?").fill("la porte cède")
-    phone.get_by_role("button", name="Dépenser 1 point d'éclat").click()
+    phone.get_by_role("button", name="Dépenser 1 point d'éclat…").click()
+    # Nothing spent before the player confirms (the reason shown back).
+    expect(phone.locator("#eclat-confirm-text")).to_contain_text("« la porte cède »")
+    expect(phone.locator(".pool-eclat .pool-numbers")).to_have_text("3 / 3")
+    screenshot(phone, "sheet-eclat-confirm-phone")
+    phone.get_by_role("button", name="Oui, dépenser").click()
     expect(phone.locator(".pool-eclat .pool-numbers")).to_have_text("2 / 3")
 
     laptop = open_page(DESKTOP, f"/campagnes/{campaign.pk}/")
@@ -160,7 +165,7 @@ def test_the_gm_awards_xp_and_the_open_sheet_updates_by_itself(open_page, live_s
     pc.ew.set_pools(pc.ew.pools().__class__(21, 9, 20))
     campaign.touch()
     expect(phone.locator(".pool-superficial .pool-numbers")).to_have_text("9 / 21", timeout=3_000)
-    expect(phone.locator(".state-word")).to_have_text(re.compile("[Bb]lessé"))
+    expect(phone.locator(".state-word")).to_have_text(re.compile("[Bb]lessure"))
 
     # A phone waking up checks at once. Stop the 2-second polling, so that only the
     # visibilitychange handler of static/js/live.js can bring the change.

@@ -258,7 +258,11 @@ def test_a_spend_from_a_sheet_wakes_the_screens_of_the_fights_the_character_is_i
     client.force_login(player)
     assert client.get(check, {"v": encounter.version}, **HTMX).status_code == 204
 
-    spend = client.post(reverse("characters:eclat_spend", args=[brandon.pk]), {"note": ""}, **HTMX)
+    spend = client.post(
+        reverse("characters:eclat_spend", args=[brandon.pk]),
+        {"note": "chance", "confirmed": "1"},
+        **HTMX,
+    )
     assert spend.status_code == 200
     response = client.get(check, {"v": encounter.version}, **HTMX)
     assert response.status_code == 200 and response["HX-Trigger"] == "encounter-changed"
