@@ -118,16 +118,23 @@ def latest_roll(encounter: Encounter) -> Event | None:
         return None
     return (
         encounter.events.filter(kind__in=("ew_attack", "ew_test", "ew_eclat"), undone=False)
-        .select_related("actor__character")
+        .select_related("actor__character__ew")  # the éclat left, for the rescue offer
         .order_by("-sequence")
         .first()
     )
 
 
-def _rescuable(latest: Event | None) -> bool:
+def _rescuable(latest: Event | None, actor: Combatant | None = None) -> bool:
     """A PC's failed roll a point d'éclat could still turn around: only the latest roll is
-    offered, and a rescue comes after the roll it saved."""
-    return latest is not None and latest.kind != "ew_eclat" and latest.data.get("rescuable")
+    offered, a rescue comes after the roll it saved, and never at 0 éclat (offer only what
+    is possible). ``actor``: the roller as already loaded (else the event's)."""
+    if latest is None or latest.kind == "ew_eclat" or not latest.data.get("rescuable"):
+        return False
+    return (actor or latest.actor).character.ew.eclat > 0
+
+
+def _by_pk(combatants: list[Combatant], pk: int | None) -> Combatant | None:
+    return next((c for c in combatants if c.pk == pk), None)
 
 
 def default_attack_plan(form) -> tuple[object | None, str | None]:
@@ -163,7 +170,7 @@ def attack_step_context(request, event: Event, form) -> dict:
         "can_undo": True,
         "can_redo": False,
         # The attack is the latest roll: it is the one a point d'éclat could save.
-        "rescuable": event if event.data.get("rescuable") else None,
+        "rescuable": event if _rescuable(event, _by_pk(combatants, event.actor_id)) else None,
         **roll_result(event),
         "stances_left": running_stances_left(encounter, acting),
         "plan": plan,

@@ -4,7 +4,10 @@ fighter made at its latest attack of the fight, so that a repeat is one tap."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from apps.compendium.models import EW_MELEE_KINDS
+from apps.core.refusals import rules_message
 from apps.encounters.fighters import is_out
 from apps.encounters.models import Combatant, Encounter
 from apps.rules.errors import RulesError
@@ -47,15 +50,25 @@ def best_melee_rank(sheet):
     return max(ranks, key=lambda r: r.level, default=None)
 
 
-def can_defend(target: Combatant, house) -> bool:
-    """Whether the rules still allow the target an active defence this round."""
+def defence_refusal(target: Combatant | None, house) -> str | None:
+    """Why the rules no longer allow the target an active defence this round (None: they
+    do), for the form to offer it disabled with this reason."""
+    if target is None:
+        return None
     if is_out(target, house):
-        return False
+        return _("%(name)s est hors de combat : pas de défense active.") % {
+            "name": target.character.name
+        }
     try:
         round_actions(target).defend(house)
-    except RulesError:
-        return False
-    return True
+    except RulesError as error:
+        return rules_message(error)
+    return None
+
+
+def can_defend(target: Combatant, house) -> bool:
+    """Whether the rules still allow the target an active defence this round."""
+    return defence_refusal(target, house) is None
 
 
 def best_defence(target: Combatant, house) -> tuple[str, int | None]:

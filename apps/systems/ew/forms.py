@@ -13,7 +13,7 @@ from apps.encounters.steps import EncounterError
 from apps.rules import ew
 
 from .combat import AttackChoice, TestChoice, plan_attack, plan_test
-from .defaults import defence_for_target, opening_choice
+from .defaults import defence_for_target, defence_refusal, opening_choice
 
 
 class EwAttackForm(VersionForm):
@@ -77,6 +77,8 @@ class EwAttackForm(VersionForm):
             # A copy: the console passes the same initial dict to its other forms.
             self.initial = {**self.initial, **opening_choice(attacker, target, remembered, house)}
         self.fields["drawn_for"].initial = self.target_id
+        # Offer only what is possible: an active defence the rules refuse shows disabled.
+        self.defence_refusal = defence_refusal(target, house)
         sheet = attacker.character.ew
         self.fields["weapon"].choices = [
             ("", _("Poings")),

@@ -153,15 +153,29 @@ def ew_stance(request: HtmxHttpRequest, encounter_id: int):
 
 @require_POST
 def ew_eclat(request: HtmxHttpRequest, encounter_id: int):
-    """A point d'éclat turns a PC's failed roll into a success."""
-    return run_small_step(
-        request,
-        encounter_id,
-        EwEclatForm,
-        combat.ew_eclat_rescue,
-        event_id="event",
-        damage_face="damage_face",
-    )
+    """A point d'éclat turns a PC's failed roll into a success; a bad die face or a refusal
+    comes back in the éclat card, next to its field, nothing changed."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = EwEclatForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            event = combat.ew_eclat_rescue(
+                encounter_id=encounter.pk,
+                version=data["version"],
+                by=request.user,
+                event_id=data["event"],
+                damage_face=data["damage_face"],
+            )
+        except EncounterError as error:
+            if isinstance(error, StaleVersion) or error.field != "damage_face":
+                # Said at the top of the actions too: the card may be gone (roll saved).
+                add_encounter_error(form, error)
+                return _refused(request, encounter, error, forms={"ew_eclat": form})
+            add_encounter_error(form, error)
+        else:
+            return _respond_step(request, encounter, event)
+    return _respond(request, encounter, forms={"ew_eclat": form})
 
 
 @require_POST

@@ -261,6 +261,43 @@ def test_eclat_turns_a_players_miss_into_a_hit(table):
     assert sheets(table)[0][2] == 2
 
 
+def test_a_bad_damage_face_in_the_eclat_card_is_said_next_to_it_and_nothing_changes(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    post(client, "ew_attack", encounter, attack_data(b, y, 20, 3))
+    miss = encounter.events.get(kind="ew_attack")
+    before = sheets(table), encounter.events.count()
+    response = post(client, "ew_eclat", encounter, {"event": miss.pk, "damage_face": 11})
+    card = response.text[response.text.index('id="ew-eclat"') :]
+    assert re.search(r'id="id_eclat_damage_face_error">[^<]*10', card)
+    assert 'value="11"' in card  # what the GM typed, to correct
+    assert (sheets(table), encounter.events.count()) == before
+
+
+def test_no_rescue_is_offered_at_0_eclat(table):
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    table["brandon"].ew.__class__.objects.filter(pk=table["brandon"].ew.pk).update(eclat=0)
+    response = post(client, "ew_attack", encounter, attack_data(b, y, 20, 3))
+    assert "pour réussir malgré ce jet raté" not in response.text
+    page = client.get(url("console", encounter), **HTMX).text
+    assert "pour réussir malgré ce jet raté" not in page
+
+
+def test_an_active_defence_the_rules_refuse_is_offered_disabled_with_the_reason(table):
+    _b, y = start(table, brandon_face=2, ysolde_face=9)
+    client, encounter = table["client"], table["encounter"]
+    response = post(client, "ew_stance", encounter, {"combatant": y.pk, "stance": "total_attack"})
+    assert response.status_code == 200
+    post(client, "next_turn", encounter)  # Brandon attacks Ysolde, in total attack
+    page = client.get(url("console", encounter), **HTMX).text
+    defence = page[page.index('id="ew-defence"') :]
+    defence = defence[: defence.index("</fieldset>")]
+    assert re.search(r'value="active"[^>]*disabled', defence)
+    assert "En attaque totale, le personnage ne peut pas se défendre ce round." in defence
+    assert re.search(r'value="none"[^>]*checked', defence)
+
+
 def test_odds_are_shown_before_the_roll(table):
     b, y = start(table)
     client, encounter = table["client"], table["encounter"]
