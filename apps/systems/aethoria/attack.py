@@ -82,6 +82,13 @@ class AttackChoice:
     keep: int = 0
     extra_successes: str = ""  # CONVERT, KEEP, or "" for the campaign's house rule
 
+    REMEMBERED = ("target_id", "mode", "weapon_id", "second_weapon_id", "modifier")
+    REMEMBERED += ("range_band", "extra_successes", "defence", "parry_with")
+
+    def remembered(self) -> dict:
+        """What the fighter's next attack opens on (stored in the event as ``choice``)."""
+        return {name: getattr(self, name) for name in self.REMEMBERED}
+
 
 @dataclass(frozen=True)
 class BlowOdds:
@@ -609,6 +616,7 @@ def aethoria_attack(
             "prefer_location": plan.prefer_location,
             "convert": plan.convert,
             "blows": blows,
+            "choice": choice.remembered(),
             "dead": aethoria.condition(t_pools.pv, t_sheet.vitalite, house) == aethoria.DEAD,
             "out": t_pools.pv <= 0,
         }

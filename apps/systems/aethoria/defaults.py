@@ -21,6 +21,42 @@ def last_target(recent: list, attacker) -> int | None:
     )
 
 
+def remembered_choice(recent: list, attacker) -> dict:
+    """The choices of the fighter's latest attack among the recent steps (already read: no
+    query); an older attack stored none ({})."""
+    event = next((e for e in recent if e.kind == ATTACK_EVENT and e.actor_id == attacker.pk), None)
+    return dict(event.data.get("choice") or {}) if event else {}
+
+
+def remembered_initial(form, remembered: dict, weapon_ids: list) -> dict:
+    """The remembered choices that still hold for this form (a weapon still carried, a mode
+    still offered, a range band of the campaign), as initial values."""
+    initial = {}
+    if remembered.get("weapon_id") in weapon_ids:
+        initial["weapon"] = remembered["weapon_id"]
+    if remembered.get("second_weapon_id") in weapon_ids:
+        initial["second_weapon"] = remembered["second_weapon_id"]
+    for name in ("mode", "range_band", "extra_successes"):
+        offered = {str(value) for value, _label in form.fields[name].choices}
+        if remembered.get(name) and remembered[name] in offered:
+            initial[name] = remembered[name]
+    if isinstance(remembered.get("modifier"), int):
+        initial["modifier"] = remembered["modifier"]
+    return initial
+
+
+def remembered_defence(remembered: dict, target_id: int | None, parry_items: list) -> dict:
+    """The defence chosen last time against the same target, while its item still parries."""
+    if remembered.get("target_id") != target_id or target_id is None:
+        return {}
+    defence = remembered.get("defence")
+    if defence == PARRY:
+        items = {value for value, _label in parry_items if value}
+        parry_with = remembered.get("parry_with")
+        return {"defence": PARRY, "parry_with": parry_with} if parry_with in items else {}
+    return {"defence": defence} if defence in (NO_DEFENCE, DODGE) else {}
+
+
 def one_handed_pair(sheet) -> bool:
     """An attaque double needs two one-handed weapons."""
     return sum(1 for w in sheet.weapons.all() if w.hands == 1) >= 2

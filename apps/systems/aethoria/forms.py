@@ -18,7 +18,13 @@ from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
 from .attack import ATTACK, CIBLER, CONVERT, DOUBLE, KEEP, AttackChoice, BlowFaces, plan_attack
-from .defaults import best_defence, one_handed_pair, other_one_handed
+from .defaults import (
+    best_defence,
+    one_handed_pair,
+    other_one_handed,
+    remembered_defence,
+    remembered_initial,
+)
 from .defences import DODGE, NO_DEFENCE, PARRY, SHIELD
 from .fatigue import (
     ATTACK_ROLL,
@@ -231,6 +237,7 @@ class AethoriaAttackForm(PlanForm):
         fired: bool = False,
         refresh: bool = False,
         last_target: int | None = None,
+        remembered: dict | None = None,
         **kwargs,
     ):
         if fired:
@@ -277,8 +284,17 @@ class AethoriaAttackForm(PlanForm):
         # Folded under "Plus d'options": picking "attaque double" alone is enough.
         self.fields["second_weapon"].initial = other_one_handed(attacker.character.aethoria, first)
         if not self.is_bound:
-            # A copy: the console passes the same initial dict to its other forms.
-            self.initial = {**self.initial, **best_defence(self, first, items)}
+            self._open_on(remembered or {}, [w for w, _label in weapons], first, items)
+
+    def _open_on(self, remembered: dict, weapon_ids: list, first, items) -> None:
+        """Unbound: the fighter's last choices where they still hold (a repeat is one tap),
+        the defender's best defence otherwise."""
+        opening = remembered_initial(self, remembered, weapon_ids)
+        defence = best_defence(self, opening.get("weapon", first), items)
+        if defence.get("defence") != NO_DEFENCE:
+            defence.update(remembered_defence(remembered, self.target_id, items))
+        # A copy: the console passes the same initial dict to its other forms.
+        self.initial = {**self.initial, **opening, **defence}
 
     def _parry_items(self, target: Combatant | None) -> list[tuple[str, str]]:
         """What the chosen target can parry with: its weapons that parry, its shield."""

@@ -13,8 +13,8 @@ from apps.encounters.models import Combatant, Encounter
 from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
-from .attack import AttackChoice, plan_attack
-from .defaults import last_target
+from .attack import ATTACK, AttackChoice, plan_attack
+from .defaults import last_target, remembered_choice
 from .defences import NO_DEFENCE
 from .effects import pending_effects
 from .events import ATTACK_EVENT, SPELL_EVENT, TEST_EVENT
@@ -86,6 +86,7 @@ def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: boo
             attacker=acting,
             combatants=combatants,
             last_target=last_target(forms["aethoria_panel"].recent, acting),
+            remembered=remembered_choice(forms["aethoria_panel"].recent, acting),
         )
     forms.setdefault(
         "aethoria_special",
@@ -101,17 +102,23 @@ def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: boo
 
 
 def default_attack_plan(form: AethoriaAttackForm):
-    """The odds of an unbound attack form as first shown: its target, first weapon, the
-    defender's best defence."""
+    """The odds of an unbound attack form as first shown: its target, the fighter's last
+    choices where they hold (else its first weapon), the defender's best defence."""
     weapon = next(iter(form.fields["weapon"].choices), None)
     if form.target_id is None or weapon is None:
         return None
+    initial = form.initial
     choice = AttackChoice(
         attacker_id=form.acting.pk,
         target_id=form.target_id,
-        weapon_id=weapon[0],
-        defence=form.initial.get("defence", NO_DEFENCE),
-        parry_with=form.initial.get("parry_with", ""),
+        mode=initial.get("mode", ATTACK),
+        weapon_id=initial.get("weapon", weapon[0]),
+        second_weapon_id=initial.get("second_weapon", form.fields["second_weapon"].initial),
+        range_band=initial.get("range_band", ""),
+        defence=initial.get("defence", NO_DEFENCE),
+        parry_with=initial.get("parry_with", ""),
+        modifier=initial.get("modifier", 0),
+        extra_successes=initial.get("extra_successes", ""),
     )
     try:
         return plan_attack(form.encounter, choice, form.combatants)

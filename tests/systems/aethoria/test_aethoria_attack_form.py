@@ -11,6 +11,7 @@ from tests.systems.aethoria.support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
     attack,
     give_weapon,
+    post,
     snapshot,
     start,
     url,
@@ -63,3 +64,44 @@ def test_a_second_one_handed_weapon_is_ready_for_the_attaque_double(table):
     second = second[: second.index("</select>")]
     assert re.search(r"selected>Dague", second)
     assert not fold_open(page)  # that default is not something to show
+
+
+def selected(html: str, name: str) -> str | None:
+    """The option selected in that list (None: the first one shows)."""
+    select = html[html.index(f'name="{name}"') :]
+    select = select[: select.index("</select>")]
+    found = re.search(r"<option value=\"([^\"]*)\"[^>]*selected", select)
+    return found.group(1) if found else None
+
+
+def ysolde_again(table):
+    """Brandon's turn goes by: Ysolde acts again, next round."""
+    post(table, "next_turn")
+    post(table, "next_turn")
+    return table["client"].get(url("console", table["encounter"]), **HTMX).text
+
+
+def test_the_next_attack_opens_on_the_fighters_last_weapon_and_modifiers(table):
+    dague = give_weapon(table["ysolde"], name="Dague")
+    y, b = start(table)
+    response = attack(table, y, b, weapon=dague.pk, modifier=2, defence="none")
+    assert response.status_code == 200
+    choice = table["encounter"].events.get(kind="aethoria_attack").data["choice"]
+    assert choice["weapon_id"] == dague.pk and choice["modifier"] == 2
+    page = ysolde_again(table)
+    assert selected(page, "weapon") == str(dague.pk)
+    assert re.search(r'name="modifier" value="2"', page)
+    # Against the same target, the defence chosen then (none) rather than its best one.
+    assert selected(page, "defence") == "none"
+
+
+def test_an_older_attack_without_its_choice_still_opens_on_the_defaults(table):
+    dague = give_weapon(table["ysolde"], name="Dague")
+    y, b = start(table)
+    attack(table, y, b, weapon=dague.pk, modifier=2)
+    event = table["encounter"].events.get(kind="aethoria_attack")
+    del event.data["choice"]
+    event.save(update_fields=["data"])
+    page = ysolde_again(table)
+    assert selected(page, "weapon") != str(dague.pk)
+    assert re.search(r'name="modifier" value="0"', page)
