@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,7 +20,6 @@ from apps.accounts.models import User
 from apps.campaigns.models import Campaign, LogEntry, LogKind
 from apps.core.changes import changed_since, write_back
 from apps.core.refusals import rules_message
-from apps.encounters.models import Encounter, Status
 from apps.rules import aethoria, ew
 from apps.rules.errors import (
     InvalidCharacteristic,
@@ -32,6 +30,7 @@ from apps.rules.errors import (
 )
 from apps.systems import all_systems, system_of
 
+from . import fights
 from .models import (
     AethoriaSheet,
     AethoriaSkillRank,
@@ -326,16 +325,6 @@ def _log_edit(character: Character, by: User) -> None:
     )
 
 
-def _fights_follow(character_ids: Iterable[int]) -> None:
-    """The running or paused fights these characters are in follow their sheets: their
-    version moves, so their console and table view refresh within 2 s, and a GM's form made
-    on the older pools is refused as stale (its odds were read on them). Called before the
-    sheets are locked: a step locks its encounter, then the sheets — the same order."""
-    Encounter.objects.filter(
-        status__in=(Status.RUNNING, Status.PAUSED), combatants__character_id__in=list(character_ids)
-    ).update(version=F("version") + 1)
-
-
 @transaction.atomic
 def character_update_ew(
     *, character: Character, name: str, concept: str, choices: EwChoices, by: User
@@ -345,7 +334,7 @@ def character_update_ew(
     Current PV points follow PHY like an XP purchase (both move by 3 per point), but when PHY
     drops they are only clamped to the new maxima: an edit is not a wound.
     """
-    _fights_follow([character.pk])
+    fights.follow([character.pk])
     problems = choices.edit_problems(character.campaign.house())
     if problems:
         raise InvalidCreation(tuple(problems))
@@ -388,7 +377,7 @@ def character_update_aethoria(
 
     Current PV and fatigue stay as they are, clamped to the new maxima.
     """
-    _fights_follow([character.pk])
+    fights.follow([character.pk])
     problems = choices.problems()
     if problems:
         raise InvalidCreation(tuple(problems))
@@ -436,28 +425,19 @@ class CharacterInUse(Exception):
         self.message = message
 
 
-def fights_of(character: Character) -> list[str]:
-    """The names of the encounters the character takes or took part in."""
-    return list(
-        character.combatants.order_by("encounter__created_at").values_list(
-            "encounter__name", flat=True
-        )
-    )
-
-
 @transaction.atomic
 def character_delete(*, character: Character, by: User) -> None:
     """Delete a character with its sheet and XP ledger (the GM's mistaken NPC, an unused
     template, a PC to start again). Refused for one that fought: an encounter's log and undo
     history name it, and nothing of a fight may be lost."""
-    fights = fights_of(character)
-    if fights:
+    fought = fights.names(character)
+    if fought:
         raise CharacterInUse(
             _(
                 "%(name)s a pris part à un combat (%(fights)s) : le supprimer effacerait "
                 "l'histoire de ce combat."
             )
-            % {"name": character.name, "fights": ", ".join(f"« {f} »" for f in fights)}
+            % {"name": character.name, "fights": ", ".join(f"« {f} »" for f in fought)}
         )
     campaign, name = character.campaign, character.name
     character.delete()
@@ -510,7 +490,7 @@ def eclat_spend(*, character: Character, by: User, note: str = "") -> int:
     Raises InvalidEclatSpend when none is left. A rescue of a failed roll is spent from the
     encounter console, where the roll is.
     """
-    _fights_follow([character.pk])
+    fights.follow([character.pk])
     sheet = EwSheet.objects.select_for_update().get(pk=character.pk)
     before = _pools_of(sheet)
     spend = ew.spend_coup_de_pouce(sheet.eclat, note)
@@ -526,7 +506,7 @@ def eclat_spend(*, character: Character, by: User, note: str = "") -> int:
 @transaction.atomic
 def fatigue_spend(*, character: Character, kind: str, count: int, by: User) -> AethoriaSheet:
     """Pay 1 to 3 fatigue points for as many extra dice on a roll made at the table."""
-    _fights_follow([character.pk])
+    fights.follow([character.pk])
     sheet = AethoriaSheet.objects.select_for_update().get(pk=character.pk)
     before = _pools_of(sheet)
     house = character.campaign.house()
@@ -549,7 +529,7 @@ def character_rest(
     *, character: Character, by: User, health: bool = True, resources: bool = True
 ) -> None:
     """The GM restores a character: PV pools to full (health) and éclat or fatigue (resources)."""
-    _fights_follow([character.pk])
+    fights.follow([character.pk])
     house = character.campaign.house()
     system = system_of(character.campaign)
     sheet = system.sheet_model().objects.select_for_update().get(pk=character.pk)
@@ -602,7 +582,7 @@ def table_action_undo(*, entry: LogEntry, by: User) -> None:
     for change in entry.changes:
         if change["field"] not in pool_fields.get(change["model"], ()):
             raise UndoRefused(_("Cette ligne du journal n'est pas une action à annuler."))
-    _fights_follow(change["pk"] for change in entry.changes)
+    fights.follow(change["pk"] for change in entry.changes)
     stale = changed_since(entry.changes, "before", lock=True)  # the sheets stay locked
     if stale:
         _row, sheet = stale[0]
@@ -782,7 +762,7 @@ def xp_spend(*, character: Character, improvement: Improvement, by: User) -> XpE
     The character row is locked first, so two spends pressed at once are paid one after the
     other against the same ledger.
     """
-    _fights_follow([character.pk])
+    fights.follow([character.pk])
     if not system_of(character.campaign).spends_xp:
         raise InvalidImprovement(
             _("Les règles d'Aethoria ne fixent pas de coûts en XP : voyez avec le MJ."),
@@ -843,7 +823,7 @@ def xp_award_cancel(*, entry: XpEntry, by: User) -> XpEntry:
 def xp_spend_undo(*, entry: XpEntry, by: User) -> XpEntry:
     """The GM cancels a spend: the improvement is reverted and the XP given back."""
     character = entry.character
-    _fights_follow([character.pk])
+    fights.follow([character.pk])
     Character.objects.select_for_update().filter(pk=character.pk).first()
     entry = XpEntry.objects.select_for_update().get(pk=entry.pk)
     if entry.kind != XpKind.SPEND or XpEntry.objects.filter(cancels=entry).exists():

@@ -15,12 +15,11 @@ from apps.campaigns.models import Role
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
 from apps.core.refusals import rules_message
-from apps.encounters.models import fight_to_follow
 from apps.rules import ew
 from apps.rules.errors import InvalidCreation, RulesError
 from apps.systems import system_of
 
-from . import services
+from . import fights, services
 from .access import get_character_for_user, require_gm
 from .forms import (
     AssignForm,
@@ -134,7 +133,7 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
         "live_url": reverse("characters:changes", args=[character.pk]),
         "fingerprint": sheet_fingerprint(character.pk, request.user.pk),
         # A player at the table checks their sheet and gets to the fight in one tap.
-        "fight": fight_to_follow(campaign.encounters.live()[:1], character.is_gm),
+        "fight": fights.banner(campaign, is_gm=character.is_gm),
     }
     if not character.full_view:
         return context
@@ -353,8 +352,11 @@ def character_delete(request: HtmxHttpRequest, character_id: int) -> HttpRespons
             done = _("Le personnage %(name)s a été supprimé.") % {"name": character.name}
             messages.success(request, done)
             return redirect("campaigns:detail", campaign_id)
-    fights = services.fights_of(character)
-    context = {"character": character, "campaign": character.campaign, "fights": fights}
+    context = {
+        "character": character,
+        "campaign": character.campaign,
+        "fights": fights.names(character),
+    }
     return TemplateResponse(request, "characters/delete.html", context)
 
 
