@@ -763,11 +763,9 @@ def xp_spend(*, character: Character, improvement: Improvement, by: User) -> XpE
     other against the same ledger.
     """
     fights.follow([character.pk])
-    if not system_of(character.campaign).spends_xp:
-        raise InvalidImprovement(
-            _("Les règles d'Aethoria ne fixent pas de coûts en XP : voyez avec le MJ."),
-            field="improvement",
-        )
+    system = system_of(character.campaign)
+    if not system.spends_xp:
+        raise InvalidImprovement(str(system.no_xp_costs), field="improvement")
     Character.objects.select_for_update().filter(pk=character.pk).first()
     sheet = (
         EwSheet.objects.select_for_update(of=("self",))

@@ -429,8 +429,9 @@ def spend_options(character: Character) -> list[tuple[str, str]]:
 def xp_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The owner buys an improvement with XP; limits and costs from the rules engine."""
     character = get_character_for_user(request, character_id, write=True)
-    if not system_of(character.campaign).spends_xp:
-        messages.info(request, _("Les règles d'Aethoria ne fixent pas de coûts en XP."))
+    system = system_of(character.campaign)
+    if not system.spends_xp:
+        messages.info(request, system.no_xp_costs)
         return redirect("characters:detail", character.pk)
     form = XpSpendForm(request.POST or None, options=spend_options(character))
     if request.method == "POST" and form.is_valid():
