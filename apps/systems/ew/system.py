@@ -28,7 +28,7 @@ class EwSystem(GameSystem):
     summary_pool_fields = ("superficial_left", "lethal_left", "eclat")
     fighter_relations = ("armour",)
     actions_template = "systems/ew/_actions.html"
-    kept_panel_offers = "systems/ew/_actions.html#ew-eclat"
+    kept_panel_offers = "systems/ew/_actions.html#ew-kept-offers"
     sheet_relations = ("ew__archetype", "ew__armour")
     sheet_template = "systems/ew/_sheet.html"
     sheet_actions_template = "systems/ew/_sheet_actions.html"
