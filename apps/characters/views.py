@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.campaigns.access import get_campaign_for_user
 from apps.campaigns.models import Role
+from apps.compendium.models import EwSpecialty
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
 from apps.core.refusals import rules_message
@@ -402,8 +403,6 @@ def spend_options(character: Character) -> list[tuple[str, str]]:
         value = getattr(sheet, name)
         label = f"{ew.CHARACTERISTIC_LABELS[name]} {value} → {value + 1}"
         add(f"characteristic:{name}", services.Improvement("characteristic", name=name), label)
-    from apps.compendium.models import EwSpecialty
-
     levels = {r.specialty_id: r.level for r in sheet.specialties.all()}
     for specialty in EwSpecialty.objects.all():
         level = levels.get(specialty.pk, 0)
