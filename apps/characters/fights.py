@@ -39,19 +39,20 @@ class FightProvider(Protocol):
         for the campaign in ``campaign_column``: the sheet's fingerprint includes it."""
 
 
-_registered: list[str] = []
+_provider_path: str | None = None
 
 
 def register(dotted_path: str) -> None:
     """Name the provider (by dotted path: it imports models, which the app registry loads
     after the apps' configs)."""
-    _registered[:] = [dotted_path]
+    global _provider_path
+    _provider_path = dotted_path
     provider.cache_clear()
 
 
 @cache
 def provider() -> FightProvider | None:
-    return import_string(_registered[0]) if _registered else None
+    return None if _provider_path is None else import_string(_provider_path)
 
 
 def follow(character_ids: Iterable[int]) -> None:

@@ -109,3 +109,20 @@ def test_initiative_typed_past_the_systems_die_is_refused(third_system):
     first = encounter.combatants.first()
     with pytest.raises(EncounterError, match="d6"):
         encounter_start(encounter_id=encounter.pk, version=None, by=None, initiative={first.pk: 7})
+
+
+def test_the_third_systems_rules_speak_its_own_words(client, third_system):
+    gm = UserFactory()
+    client.force_login(gm)
+    campaign = campaign_create(name="Essai", system="third", gm=gm)
+    page = client.get(reverse("campaigns:house_rules", args=[campaign.pk])).content.decode()
+    assert 'name="coup"' in page  # its house rules, from its dataclass
+    client.post(reverse("campaigns:house_rules", args=[campaign.pk]), {"coup": 3})
+    campaign.refresh_from_db()
+    assert campaign.house_rules == {"coup": 3}
+
+    reset = client.post(reverse("campaigns:grid_reset", args=[campaign.pk]), follow=True)
+    assert "Le Troisième joue sans table." in reset.content.decode()
+    ana = _create(client, campaign, "Ana", 3, 4)
+    spend = client.get(reverse("characters:xp_spend", args=[ana.pk]), follow=True)
+    assert "Le Troisième ne vend rien contre de l&#x27;XP." in spend.content.decode()
