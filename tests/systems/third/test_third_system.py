@@ -5,13 +5,14 @@ generic apps alone (no line of which names it)."""
 import re
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from apps.campaigns.models import Campaign
 from apps.campaigns.services import campaign_create
 from apps.characters.models import Character
 from apps.encounters.models import Encounter, Status
-from apps.encounters.services import encounter_start
+from apps.encounters.services import combatants_add, encounter_start
 from apps.encounters.steps import EncounterError
 from apps.systems import system_choices
 from tests.accounts.factories import UserFactory
@@ -126,3 +127,54 @@ def test_the_third_systems_rules_speak_its_own_words(client, third_system):
     ana = _create(client, campaign, "Ana", 3, 4)
     spend = client.get(reverse("characters:xp_spend", args=[ana.pk]), follow=True)
     assert "Le Troisième ne vend rien contre de l&#x27;XP." in spend.content.decode()
+
+
+def _fight(campaign, player) -> tuple[list[Character], Encounter]:
+    """Ana (an NPC shown to the players) and Bob (the player's PC) in a running fight."""
+    characters = []
+    for name, owner in (("Ana", None), ("Bob", player)):
+        kind = "npc" if owner is None else "pc"
+        character = Character.objects.create(
+            campaign=campaign, kind=kind, owner=owner, name=name, revealed=True
+        )
+        ThirdSheet.objects.create(character=character)
+        characters.append(character)
+    encounter = Encounter.objects.create(campaign=campaign, name="Duel")
+    combatants_add(encounter_id=encounter.pk, characters=characters)
+    encounter_start(encounter_id=encounter.pk, version=None, by=None)
+    return characters, encounter
+
+
+def test_the_generic_pages_serve_a_third_systems_campaign(client, third_system):
+    gm = UserFactory()
+    campaign = campaign_create(name="Essai", system="third", gm=gm)
+    player = add_player(campaign)
+    (ana, bob), encounter = _fight(campaign, player)
+    pages = [
+        reverse("home"),
+        reverse("campaigns:detail", args=[campaign.pk]),
+        reverse("encounters:table", args=[encounter.pk]),
+        reverse("characters:detail", args=[ana.pk]),
+        reverse("characters:detail", args=[bob.pk]),
+    ]
+    for user in (gm, player):
+        client.force_login(user)
+        for page in pages:
+            assert client.get(page).status_code == 200, (user, page)
+
+    client.force_login(gm)
+    exported = client.get(reverse("campaigns:export", args=[campaign.pk])).content
+    upload = SimpleUploadedFile("essai.json", exported, "application/json")
+    assert client.post(reverse("campaigns:import"), {"file": upload}).status_code == 302
+    copy = Campaign.objects.exclude(pk=campaign.pk).get()
+    assert copy.system == "third"
+    assert [(c.name, c.third.souffle) for c in copy.characters.all()] == [("Ana", 6), ("Bob", 6)]
+
+    ThirdSheet.objects.filter(pk=ana.pk).update(souffle=1)
+    client.post(reverse("characters:rest", args=[ana.pk]), {"health": "on"})
+    assert ThirdSheet.objects.get(pk=ana.pk).souffle == 6
+    client.post(reverse("characters:npc_copy", args=[ana.pk]), {"count": 2})
+    assert campaign.characters.count() == 4
+    # Ana fought: the sheet asks the encounters app, which names the fight that holds her.
+    refused = client.post(reverse("characters:delete", args=[ana.pk])).content.decode()
+    assert "Duel" in refused and Character.objects.filter(pk=ana.pk).exists()
