@@ -12,6 +12,8 @@ LIVE = (Status.RUNNING, Status.PAUSED)
 
 
 class SheetFights:
+    """``apps.characters.fights.FightProvider``: each method documented there."""
+
     def follow(self, character_ids: list[int]) -> None:
         Encounter.objects.filter(
             status__in=LIVE, combatants__character_id__in=character_ids
