@@ -28,6 +28,7 @@ from apps.systems import system_of
 from .fighters import is_dead, is_out
 from .models import Combatant, DiceSource, Encounter, Event, Status
 from .steps import (
+    CHARACTER_TEXTS,
     EncounterError,
     Step,
     bump_version,
@@ -125,9 +126,6 @@ def combatant_set_hidden(
 
 
 # --- Starting, turns, rounds -----------------------------------------------------------------
-
-
-CHARACTER_TEXTS = ("concept", "equipment_notes", "notes", "gm_notes", "created_at", "updated_at")
 
 
 def load_combatants(encounter: Encounter, *, gear: bool = True) -> list[Combatant]:
