@@ -13,7 +13,7 @@ from apps.characters import services as character_services
 from apps.characters.models import Character, EwPowerRank, XpEntry
 from apps.encounters import services as encounter_services
 from apps.encounters.models import Combatant, Encounter, Event
-from apps.systems.aethoria import combat as aethoria_services
+from apps.systems.aethoria import specials as aethoria_specials
 from apps.systems.ew import combat as ew_services
 from tests.accounts.factories import UserFactory
 from tests.compendium.factories import (
@@ -129,7 +129,7 @@ def aethoria_campaign_full():
         by=gm,
         initiative={b.pk: 15, y.pk: 3},
     )
-    aethoria_services.aethoria_special(
+    aethoria_specials.aethoria_special(
         encounter_id=encounter.pk,
         version=_version(encounter),
         by=gm,

@@ -19,7 +19,21 @@ from apps.encounters.services import prefetch_gear
 from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
-from . import combat as svc
+from .attack import ATTACK, CIBLER, CONVERT, DOUBLE, KEEP, AttackChoice, BlowFaces, plan_attack
+from .defences import DODGE, NO_DEFENCE, PARRY, SHIELD
+from .effects import pending_effects
+from .fatigue import (
+    ATTACK_ROLL,
+    DAMAGE_ROLL,
+    DEFENCE_ROLL,
+    FatigueOption,
+    attack_fatigue_candidate,
+    attack_fatigue_options,
+    fatigue_after_candidate,
+)
+from .magic import SpellChoice, plan_spell
+from .specials import PREPARED_ATTACK, PREPARED_OTHER, PREPARED_SPELL, fired_kind, has_fired
+from .table_tests import TestChoice, TestPlan, plan_test
 
 RANGE_LABELS = {
     "short": _("courte"),
@@ -28,9 +42,9 @@ RANGE_LABELS = {
     "extreme": _("extrême"),
 }
 DEFENCES = [
-    (svc.NO_DEFENCE, _("aucune")),
-    (svc.DODGE, _("esquive")),
-    (svc.PARRY, _("parade")),
+    (NO_DEFENCE, _("aucune")),
+    (DODGE, _("esquive")),
+    (PARRY, _("parade")),
 ]
 FATIGUE_CHOICES = [(0, _("aucun")), (1, "1"), (2, "2"), (3, "3")]
 
@@ -139,11 +153,11 @@ class AethoriaAttackForm(PlanForm):
     mode = forms.ChoiceField(
         label=_("Action"),
         choices=[
-            (svc.ATTACK, _("Attaque")),
-            (svc.CIBLER, _("Cibler (−4 dés, deux d20 de localisation)")),
-            (svc.DOUBLE, _("Attaque double (−3 dés par attaque)")),
+            (ATTACK, _("Attaque")),
+            (CIBLER, _("Cibler (−4 dés, deux d20 de localisation)")),
+            (DOUBLE, _("Attaque double (−3 dés par attaque)")),
         ],
-        initial=svc.ATTACK,
+        initial=ATTACK,
     )
     weapon = forms.TypedChoiceField(label=_("Arme"), coerce=int)
     second_weapon = forms.TypedChoiceField(
@@ -156,13 +170,13 @@ class AethoriaAttackForm(PlanForm):
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    defence = forms.ChoiceField(label=_("Défense"), choices=DEFENCES, initial=svc.NO_DEFENCE)
+    defence = forms.ChoiceField(label=_("Défense"), choices=DEFENCES, initial=NO_DEFENCE)
     parry_with = forms.ChoiceField(label=_("Pare avec"), required=False)
     encumbered = forms.BooleanField(label=_("Défenseur encombré (esquive −2 dés)"), required=False)
     defence2 = forms.ChoiceField(
         label=_("Défense contre la 2e attaque"),
         choices=DEFENCES,
-        initial=svc.NO_DEFENCE,
+        initial=NO_DEFENCE,
         required=False,
     )
     parry_with2 = forms.ChoiceField(label=_("Pare la 2e avec"), required=False)
@@ -189,8 +203,8 @@ class AethoriaAttackForm(PlanForm):
     extra_successes = forms.ChoiceField(
         label=_("Réussites nettes en plus"),
         choices=[
-            (svc.CONVERT, _("converties en dés de dégâts (2 pour 1)")),
-            (svc.KEEP, _("gardées pour une capacité spéciale")),
+            (CONVERT, _("converties en dés de dégâts (2 pour 1)")),
+            (KEEP, _("gardées pour une capacité spéciale")),
         ],
         required=False,
     )
@@ -255,9 +269,7 @@ class AethoriaAttackForm(PlanForm):
         self.fields["second_weapon"].choices = [("", "—"), *weapons]
         house = encounter.campaign.house()
         # The campaign's house rule is the default; the GM may choose otherwise per attack.
-        self.fields["extra_successes"].initial = (
-            svc.CONVERT if house.convert_extra_successes else svc.KEEP
-        )
+        self.fields["extra_successes"].initial = CONVERT if house.convert_extra_successes else KEEP
         self.fields["range_band"].choices = [
             ("", "—"),
             *(
@@ -281,9 +293,7 @@ class AethoriaAttackForm(PlanForm):
             if weapon.parry_value is not None:
                 items.append((str(weapon.pk), f"{weapon.name} ({weapon.parry_value})"))
         if sheet.shield is not None:
-            items.append(
-                (svc.SHIELD, f"{_('Bouclier')} ({_('parade')} {sheet.shield.parry_value})")
-            )
+            items.append((SHIELD, f"{_('Bouclier')} ({_('parade')} {sheet.shield.parry_value})"))
         return items
 
     def _forget_other_targets_items(self, items: list[tuple[str, str]]) -> None:
@@ -296,10 +306,10 @@ class AethoriaAttackForm(PlanForm):
                 data[name] = ""
         self.data = data
 
-    def choice(self) -> svc.AttackChoice:
+    def choice(self) -> AttackChoice:
         data = self.cleaned_data
         split1 = data.get("split1") or 0
-        return svc.AttackChoice(
+        return AttackChoice(
             attacker_id=data["attacker"],
             target_id=data["target"],
             mode=data["mode"],
@@ -309,7 +319,7 @@ class AethoriaAttackForm(PlanForm):
             covered=tuple(data.get("covered") or ()),
             defence=data["defence"],
             parry_with=data.get("parry_with") or "",
-            defence2=data.get("defence2") or svc.NO_DEFENCE,
+            defence2=data.get("defence2") or NO_DEFENCE,
             parry_with2=data.get("parry_with2") or "",
             split=(split1, aethoria.DOUBLE_DEFENCE_SPLIT - split1),
             encumbered=data.get("encumbered", False),
@@ -323,10 +333,10 @@ class AethoriaAttackForm(PlanForm):
             extra_successes=data.get("extra_successes") or "",
         )
 
-    def faces(self) -> tuple[svc.BlowFaces, ...]:
+    def faces(self) -> tuple[BlowFaces, ...]:
         data = self.cleaned_data
         return (
-            svc.BlowFaces(
+            BlowFaces(
                 attack=data.get("attack_faces"),
                 fatigue=data.get("fatigue_faces"),
                 location=data.get("location_faces"),
@@ -335,7 +345,7 @@ class AethoriaAttackForm(PlanForm):
                 defence_fatigue=data.get("defence_fatigue_faces"),
                 damage_fatigue=data.get("damage_fatigue_faces"),
             ),
-            svc.BlowFaces(
+            BlowFaces(
                 attack=data.get("attack_faces2"),
                 location=data.get("location_faces2"),
                 defence=data.get("defence_faces2"),
@@ -350,7 +360,7 @@ class AethoriaAttackForm(PlanForm):
     def make_plan(self):
         if not self.fields["weapon"].choices:
             raise EncounterError(str(_("Aucune arme sur sa fiche.")), "weapon")
-        return svc.plan_attack(self.encounter, self.choice(), self.combatants)
+        return plan_attack(self.encounter, self.choice(), self.combatants)
 
     @property
     def odds_id(self) -> str:
@@ -393,11 +403,11 @@ class AethoriaSpecialForm(VersionForm):
     prepared_kind = forms.ChoiceField(
         label=_("Ce qui est préparé"),
         choices=[
-            (svc.PREPARED_ATTACK, _("une attaque")),
-            (svc.PREPARED_SPELL, _("un sort")),
-            (svc.PREPARED_OTHER, _("autre chose (noté au journal)")),
+            (PREPARED_ATTACK, _("une attaque")),
+            (PREPARED_SPELL, _("un sort")),
+            (PREPARED_OTHER, _("autre chose (noté au journal)")),
         ],
-        initial=svc.PREPARED_ATTACK,
+        initial=PREPARED_ATTACK,
         required=False,
     )
     description = forms.CharField(label=_("Action préparée"), max_length=200, required=False)
@@ -415,7 +425,7 @@ class AethoriaSpecialForm(VersionForm):
         if acting.character.aethoria.magic_type != aethoria.DOUE:
             # Only a doué casts in a fight; the service refuses a forged choice too.
             self.fields["prepared_kind"].choices = [
-                c for c in self.fields["prepared_kind"].choices if c[0] != svc.PREPARED_SPELL
+                c for c in self.fields["prepared_kind"].choices if c[0] != PREPARED_SPELL
             ]
 
 
@@ -453,9 +463,9 @@ class AethoriaSpellForm(PlanForm):
         self.fields["invested"].max_value = pouvoir
         self.fields["invested"].widget.attrs["max"] = pouvoir
 
-    def choice(self) -> svc.SpellChoice:
+    def choice(self) -> SpellChoice:
         data = self.cleaned_data
-        return svc.SpellChoice(
+        return SpellChoice(
             caster_id=data["caster"],
             invested=data["invested"],
             difficulty=data["difficulty"],
@@ -470,7 +480,7 @@ class AethoriaSpellForm(PlanForm):
             self.add_error(None, _("Ce n'est pas son tour d'agir."))
 
     def make_plan(self):
-        return svc.plan_spell(self.encounter, self.choice(), self.combatants)
+        return plan_spell(self.encounter, self.choice(), self.combatants)
 
     @property
     def odds_id(self) -> str:
@@ -526,10 +536,10 @@ class AethoriaTestForm(PlanForm):
             *aethoria.CHARACTERISTIC_LABELS.items(),
         ]
 
-    def choice(self, values: dict | None = None) -> svc.TestChoice:
+    def choice(self, values: dict | None = None) -> TestChoice:
         """The test the form describes: its cleaned data, or ``values`` (its initial ones)."""
         data = self.cleaned_data if values is None else values
-        return svc.TestChoice(
+        return TestChoice(
             combatant_id=data["combatant"],
             source=data["source"],
             characteristic=data.get("characteristic") or "",
@@ -541,16 +551,16 @@ class AethoriaTestForm(PlanForm):
         )
 
     def make_plan(self):
-        return svc.plan_test(self.encounter, self.choice(), self.combatants)
+        return plan_test(self.encounter, self.choice(), self.combatants)
 
-    def initial_plan(self) -> svc.TestPlan | None:
+    def initial_plan(self) -> TestPlan | None:
         """The odds of the test as the unbound form first shows it (the acting fighter's
         first skill; after a test, the same test again), or None if it cannot be rolled."""
         values = {name: self[name].initial for name in self.fields}
         if values["combatant"] is None or values["source"] is None:
             return None
         try:
-            return svc.plan_test(self.encounter, self.choice(values), self.combatants)
+            return plan_test(self.encounter, self.choice(values), self.combatants)
         except EncounterError:
             return None
 
@@ -594,16 +604,16 @@ class AethoriaFatigueForm(VersionForm):
 
 
 ROLL_LABELS = {
-    svc.ATTACK_ROLL: _("Attaque de %(name)s"),
-    svc.DEFENCE_ROLL: _("Défense de %(name)s"),
-    svc.DAMAGE_ROLL: _("Dégâts de %(name)s"),
+    ATTACK_ROLL: _("Attaque de %(name)s"),
+    DEFENCE_ROLL: _("Défense de %(name)s"),
+    DAMAGE_ROLL: _("Dégâts de %(name)s"),
 }
 
 
-def roll_label(option: svc.FatigueOption, double: bool) -> str:
+def roll_label(option: FatigueOption, double: bool) -> str:
     """ "Défense de Brandon (3 réussites)", with the weapon in an attaque double; a damage
     roll shows its damage (its successes with the weapon's fixed part)."""
-    if option.roll == svc.DAMAGE_ROLL:
+    if option.roll == DAMAGE_ROLL:
         result = _("%(n)s dégâts") % {"n": option.successes}
     else:
         result = ngettext("%(n)s réussite", "%(n)s réussites", option.successes) % {
@@ -632,7 +642,7 @@ class AethoriaAttackFatigueForm(VersionForm):
     def __init__(self, *args, event: Event, **kwargs):
         kwargs.setdefault("auto_id", "attack_fatigue_%s")
         super().__init__(*args, **kwargs)
-        self.options = svc.attack_fatigue_options(event.data)
+        self.options = attack_fatigue_options(event.data)
         # An attaque double has two blows: the labels and odds name the weapon.
         self.double = len(event.data["blows"]) > 1
         self.fields["event"].initial = event.pk
@@ -660,7 +670,7 @@ class AethoriaCombatantForm(VersionForm):
 
 
 def fired_combatant(encounter: Encounter, combatants: list[Combatant]) -> Combatant | None:
-    return next((c for c in combatants if svc.has_fired(encounter, c)), None)
+    return next((c for c in combatants if has_fired(encounter, c)), None)
 
 
 def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: bool) -> None:
@@ -676,7 +686,7 @@ def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: boo
             ),
         )
     fired = fired_combatant(encounter, combatants)
-    if fired is not None and svc.fired_kind(fired) == svc.PREPARED_SPELL:
+    if fired is not None and fired_kind(fired) == PREPARED_SPELL:
         forms.setdefault(
             "aethoria_fired_spell",
             AethoriaSpellForm(
@@ -729,11 +739,9 @@ def default_attack_plan(form: AethoriaAttackForm):
     if form.target_id is None or weapon is None:
         return None
     try:
-        return svc.plan_attack(
+        return plan_attack(
             form.encounter,
-            svc.AttackChoice(
-                attacker_id=form.acting.pk, target_id=form.target_id, weapon_id=weapon[0]
-            ),
+            AttackChoice(attacker_id=form.acting.pk, target_id=form.target_id, weapon_id=weapon[0]),
             form.combatants,
         )
     except EncounterError:
@@ -765,11 +773,11 @@ class AethoriaPanel:
 
     @cached_property
     def pending_effects(self) -> list[dict]:
-        return svc.pending_effects(self.recent)
+        return pending_effects(self.recent)
 
     @cached_property
     def fatigue_roll(self):
-        return svc.fatigue_after_candidate(self.encounter, self.recent[:1])
+        return fatigue_after_candidate(self.encounter, self.recent[:1])
 
     @cached_property
     def fatigue_form(self) -> AethoriaFatigueForm | None:
@@ -785,7 +793,7 @@ class AethoriaPanel:
         take them (kept if refused)."""
         if "aethoria_attack_fatigue" in self.forms:
             return self.forms["aethoria_attack_fatigue"]
-        event = svc.attack_fatigue_candidate(next(iter(self.recent), None))
+        event = attack_fatigue_candidate(next(iter(self.recent), None))
         if event is None:
             return None
         form = AethoriaAttackFatigueForm(initial={"version": self.encounter.version}, event=event)
@@ -845,9 +853,9 @@ class AethoriaPanel:
         if form.is_bound:
             return form.plan if form.is_valid() else None
         try:
-            return svc.plan_spell(
+            return plan_spell(
                 self.encounter,
-                svc.SpellChoice(caster_id=form.caster.pk, invested=form.fields["invested"].initial),
+                SpellChoice(caster_id=form.caster.pk, invested=form.fields["invested"].initial),
                 self.combatants,
             )
         except EncounterError:

@@ -8,6 +8,18 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from .events import (
+    ACTION_EVENT,
+    AIM_LOST_EVENT,
+    ATTACK_EVENT,
+    ATTACK_FATIGUE_EVENT,
+    EFFECT_EVENT,
+    FATIGUE_EVENT,
+    FIRE_EVENT,
+    SPELL_EVENT,
+    TEST_EVENT,
+)
+
 # The words of the default hit-location table; a GM's own locations are shown as typed.
 LOCATIONS = {
     "head": gettext_noop("à la tête"),
@@ -275,13 +287,13 @@ def _effect(data: dict) -> str:
 
 
 AETHORIA_WRITERS: dict = {
-    "aethoria_attack": _attack,
-    "aethoria_test": _test,
-    "aethoria_spell": _spell,
-    "aethoria_fatigue": _fatigue,
-    "aethoria_action": _action,
-    "aethoria_fire": _fire,
-    "aethoria_effect": _effect,
-    "aethoria_attack_fatigue": _attack_fatigue,
-    "aethoria_aim_lost": _aim_lost,
+    ATTACK_EVENT: _attack,
+    TEST_EVENT: _test,
+    SPELL_EVENT: _spell,
+    FATIGUE_EVENT: _fatigue,
+    ACTION_EVENT: _action,
+    FIRE_EVENT: _fire,
+    EFFECT_EVENT: _effect,
+    ATTACK_FATIGUE_EVENT: _attack_fatigue,
+    AIM_LOST_EVENT: _aim_lost,
 }

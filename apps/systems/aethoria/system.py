@@ -11,7 +11,7 @@ from apps.characters.models import AethoriaSheet, AethoriaSkillRank
 from apps.rules import aethoria
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import combat, console, forms, log, turns, urls
+from . import console, effects, forms, log, turns, urls
 
 
 class AethoriaSystem(GameSystem):
@@ -66,7 +66,7 @@ class AethoriaSystem(GameSystem):
         return turns.begin_turn(step, combatants)
 
     def summary_extras(self, encounter) -> dict:
-        return {"undecided": combat.undecided_effects(encounter)}
+        return {"undecided": effects.undecided_effects(encounter)}
 
     def fighter_row(self, combatant, house):
         return console.fighter_row(combatant, house)

@@ -17,7 +17,7 @@ from apps.encounters.services import acting_combatant
 from apps.encounters.steps import EncounterError, StaleVersion
 from apps.encounters.views import _refused, _respond, _respond_step, _stale
 
-from . import combat as svc
+from . import attack, effects, fatigue, magic, specials, table_tests
 from .forms import (
     AethoriaAttackFatigueForm,
     AethoriaAttackForm,
@@ -135,7 +135,7 @@ def aethoria_attack(request: HtmxHttpRequest, encounter_id: int):
         encounter,
         key,
         form,
-        lambda base: svc.aethoria_attack(
+        lambda base: attack.aethoria_attack(
             **base, choice=form.choice(), faces=form.faces(), combatants=form.combatants
         ),
         fight=form.combatants if form is not None else None,
@@ -156,7 +156,7 @@ def aethoria_special(request: HtmxHttpRequest, encounter_id: int):
 
     def call(base):
         data = form.cleaned_data
-        return svc.aethoria_special(
+        return specials.aethoria_special(
             **base,
             combatant_id=data["combatant"],
             action=data["action"],
@@ -164,7 +164,7 @@ def aethoria_special(request: HtmxHttpRequest, encounter_id: int):
             description=data.get("description", ""),
             trigger=data.get("trigger", ""),
             note=data.get("note", ""),
-            prepared_kind=data.get("prepared_kind") or svc.PREPARED_ATTACK,
+            prepared_kind=data.get("prepared_kind") or specials.PREPARED_ATTACK,
             combatants=combatants,
         )
 
@@ -187,13 +187,15 @@ def _run_combatant_step(request, encounter_id: int, key: str, service):
 @require_POST
 def aethoria_aim_lost(request: HtmxHttpRequest, encounter_id: int):
     """Viser: the watched target got out of reach, the aim bonus is lost."""
-    return _run_combatant_step(request, encounter_id, "aethoria_aim_lost", svc.aethoria_lose_aim)
+    return _run_combatant_step(
+        request, encounter_id, "aethoria_aim_lost", specials.aethoria_lose_aim
+    )
 
 
 @require_POST
 def aethoria_fire(request: HtmxHttpRequest, encounter_id: int):
     """The trigger happened: fire a combatant's prepared action."""
-    return _run_combatant_step(request, encounter_id, "aethoria_fire", svc.aethoria_fire)
+    return _run_combatant_step(request, encounter_id, "aethoria_fire", specials.aethoria_fire)
 
 
 @require_POST
@@ -206,7 +208,7 @@ def aethoria_effect(request: HtmxHttpRequest, encounter_id: int):
         encounter,
         "aethoria_effect",
         form,
-        lambda base: svc.aethoria_effect(
+        lambda base: effects.aethoria_effect(
             **base,
             event_id=form.cleaned_data["event"],
             blow=form.cleaned_data["blow"],
@@ -225,7 +227,7 @@ def _spell_form(encounter: Encounter, data) -> tuple[str, AethoriaSpellForm | No
     fired = fired_combatant(encounter, combatants)
     if (
         fired is not None
-        and svc.fired_kind(fired) == svc.PREPARED_SPELL
+        and specials.fired_kind(fired) == specials.PREPARED_SPELL
         and data.get("caster") == str(fired.pk)
     ):
         return "aethoria_fired_spell", AethoriaSpellForm(
@@ -255,7 +257,7 @@ def aethoria_spell(request: HtmxHttpRequest, encounter_id: int):
         encounter,
         key,
         form,
-        lambda base: svc.aethoria_spell(
+        lambda base: magic.aethoria_spell(
             **base,
             choice=form.choice(),
             faces=form.cleaned_data["faces"],
@@ -297,7 +299,7 @@ def aethoria_test(request: HtmxHttpRequest, encounter_id: int):
         encounter,
         "aethoria_test",
         form,
-        lambda base: svc.aethoria_test(
+        lambda base: table_tests.aethoria_test(
             **base,
             choice=form.choice(),
             faces=form.cleaned_data["faces"],
@@ -324,7 +326,7 @@ def aethoria_fatigue(request: HtmxHttpRequest, encounter_id: int):
         encounter,
         "aethoria_fatigue",
         form,
-        lambda base: svc.aethoria_fatigue_after(
+        lambda base: fatigue.aethoria_fatigue_after(
             **base,
             event_id=form.cleaned_data["event"],
             count=form.cleaned_data["count"],
@@ -337,7 +339,7 @@ def aethoria_fatigue(request: HtmxHttpRequest, encounter_id: int):
 def aethoria_attack_fatigue(request: HtmxHttpRequest, encounter_id: int):
     """Fatigue dice decided after seeing a roll of the last attack: it is resolved again."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    event = svc.attack_fatigue_candidate(svc.latest_step(encounter))
+    event = fatigue.attack_fatigue_candidate(fatigue.latest_step(encounter))
     if event is None:
         too_late = _("Trop tard : les dés de fatigue s'ajoutent à la dernière attaque.")
         return _refused(request, encounter, EncounterError(too_late))
@@ -345,7 +347,7 @@ def aethoria_attack_fatigue(request: HtmxHttpRequest, encounter_id: int):
 
     def call(base):
         data = form.cleaned_data
-        return svc.aethoria_attack_fatigue_after(
+        return fatigue.aethoria_attack_fatigue_after(
             **base,
             event_id=data["event"],
             roll=data["roll"],

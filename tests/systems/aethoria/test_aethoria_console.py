@@ -164,7 +164,7 @@ def test_cibler_location_odds_are_exact_and_sum_to_one():
     from fractions import Fraction
 
     from apps.rules.aethoria import DEFAULT_HOUSE_RULES
-    from apps.systems.aethoria.combat import cibler_probabilities
+    from apps.systems.aethoria.fighters import cibler_probabilities
 
     chances = cibler_probabilities(DEFAULT_HOUSE_RULES, "head")
     # Head on either of two d20: 1 - (18/20)^2.

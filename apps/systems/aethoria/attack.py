@@ -1,0 +1,623 @@
+"""Aethoria attacks in a running encounter: melee, ranged, cibler and attaque double.
+
+A *plan* holds everything known before the dice (each blow's pools and thresholds, the turn
+state after the attack, the exact odds) and refuses impossible choices; the service locks the
+encounter, takes the typed faces (physical dice) or rolls with ``SecureDice``, resolves with
+``apps.rules.aethoria`` and records every change through ``Step.set``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from fractions import Fraction
+
+from django.db import transaction
+from django.utils.translation import gettext
+
+from apps.core.refusals import rules_message
+from apps.encounters.fighters import is_dead, is_out
+from apps.encounters.models import Combatant, Encounter, Event, Status
+from apps.encounters.services import _combatants
+from apps.encounters.steps import (
+    EncounterError,
+    Step,
+    lock_and_refresh_pools,
+    lock_encounter,
+    require_status,
+)
+from apps.rules import aethoria
+from apps.rules.dice import D10, D20
+from apps.rules.errors import RulesError
+
+from .defences import NO_DEFENCE, PARRY, DefencePlan, held_items, plan_defence
+from .dice import DiceBag, roll_json, set_pools, spend_fatigue_dice
+from .events import ATTACK_EVENT
+from .fighters import (
+    armour_of,
+    cibler_probabilities,
+    load_sheet,
+    pick_combatant,
+    rank_of,
+    rules_refusal,
+    turn_state_after,
+    weapon_of,
+)
+from .specials import PREPARED_ATTACK, check_actor, has_fired, without_fired
+from .turns import aethoria_turn_state
+
+# Attack modes of the form, and the engine's action each one is.
+ATTACK = "attack"
+CIBLER = "cibler"
+DOUBLE = "double"
+MODES = (ATTACK, CIBLER, DOUBLE)
+
+# Extra net successes of an attack (rules step 3): converted into damage dice, or kept to
+# trigger a special capability; "" follows the campaign's house rule.
+CONVERT = "convert"
+KEEP = "keep"
+
+
+@dataclass(frozen=True)
+class AttackChoice:
+    attacker_id: int
+    target_id: int
+    mode: str = ATTACK
+    weapon_id: int | None = None
+    second_weapon_id: int | None = None
+    range_band: str = ""
+    covered: tuple[str, ...] = ()
+    defence: str = NO_DEFENCE
+    parry_with: str = ""  # "<weapon pk>" or "shield"
+    defence2: str = NO_DEFENCE
+    parry_with2: str = ""
+    split: tuple[int, int] = (0, 0)
+    encumbered: bool = False
+    modifier: int = 0
+    fatigue: int = 0  # attacker's fatigue dice on the (first) attack roll
+    defence_fatigue: int = 0  # defender's fatigue dice on its (first) defence roll
+    damage_fatigue: int = 0  # attacker's fatigue dice on the (first) damage roll, if it lands
+    rank_zero_allowed: bool = False
+    prefer_location: str = ""
+    keep: int = 0
+    extra_successes: str = ""  # CONVERT, KEEP, or "" for the campaign's house rule
+
+
+@dataclass(frozen=True)
+class BlowOdds:
+    lands: Fraction
+    hits_target: Fraction
+    expected: Fraction
+    maximum: int
+    rd_min: int
+    rd_max: int
+
+
+@dataclass(frozen=True)
+class BlowPlan:
+    weapon: aethoria.AethoriaWeapon
+    snapshot: dict
+    second_weapon: bool
+    attack: aethoria.RollSpec
+    defence: DefencePlan | None
+    damage: aethoria.RollSpec  # without bonus dice
+    odds: BlowOdds
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    """An Aethoria attack before its dice: who, how, each blow's pools, and the exact odds."""
+
+    attacker: Combatant
+    target: Combatant
+    mode: str
+    action: str
+    fired: bool
+    aim_bonus: int
+    fatigue: int
+    defence_fatigue: int
+    damage_fatigue: int
+    ranged: bool
+    covered: tuple[str, ...]
+    attacker_state: dict
+    target_state: dict | None
+    blows: tuple[BlowPlan, ...]
+    rd: dict[str, int]
+    locations: dict[str, Fraction]
+    prefer_location: str
+    keep: int
+    convert: bool  # extra net successes become damage dice (else kept for a capability)
+
+
+def blow_odds(
+    attack_dice: int,
+    attack_threshold: int,
+    defence: DefencePlan | None,
+    damage: aethoria.RollSpec,
+    *,
+    rd: dict[str, int],
+    locations: dict[str, Fraction],
+    covered: tuple[str, ...],
+    house,
+    convert: bool,
+    defence_extra: int = 0,
+    damage_extra: int = 0,
+) -> BlowOdds:
+    """Exact odds of one blow, damage after RD averaged over where it can land (a covered
+    location takes the shot on the obstacle: 0 damage)."""
+    mixed: dict[int, Fraction] = {}
+    lands = Fraction(0)
+    for location, chance in locations.items():
+        if not chance:
+            continue
+        odds = aethoria.attack_odds(
+            attack_dice=attack_dice,
+            attack_threshold=attack_threshold,
+            defence_dice=defence.spec.dice + defence_extra if defence else 0,
+            defence_threshold=defence.spec.threshold if defence else aethoria.DODGE_THRESHOLD,
+            weapon_dice=damage.dice + damage_extra,
+            fixed=damage.fixed,
+            force=damage.threshold,
+            rd=rd.get(location, 0),
+            convert_extra_successes=convert,
+            ones_always_succeed=house.ones_always_succeed,
+        )
+        lands = odds.lands
+        dist = {0: Fraction(1)} if location in covered else odds.damage
+        for value, p in dist.items():
+            mixed[value] = mixed.get(value, Fraction(0)) + chance * p
+    covered_chance = sum((locations[loc] for loc in covered if loc in locations), Fraction(0))
+    rds = [rd.get(loc, 0) for loc, chance in locations.items() if chance]
+    return BlowOdds(
+        lands=lands,
+        hits_target=lands * (1 - covered_chance),
+        expected=sum((value * p for value, p in mixed.items()), Fraction(0)),
+        maximum=max((value for value, p in mixed.items() if p), default=0),
+        rd_min=min(rds, default=0),
+        rd_max=max(rds, default=0),
+    )
+
+
+def plan_attack(
+    encounter: Encounter, choice: AttackChoice, combatants: list[Combatant] | None = None
+) -> AttackPlan:
+    """Everything about an attack known before rolling (raises EncounterError)."""
+    house = encounter.campaign.house()
+    attacker = pick_combatant(encounter, combatants, choice.attacker_id, "attacker")
+    target = pick_combatant(encounter, combatants, choice.target_id, "target")
+    if attacker.pk == target.pk:
+        raise EncounterError(gettext("Un combattant ne s'attaque pas lui-même."), "target")
+    if is_out(attacker, house):
+        raise EncounterError(
+            gettext("%(name)s est hors de combat.") % {"name": attacker.character.name}, "attacker"
+        )
+    if is_dead(target, house):
+        raise EncounterError(
+            gettext("%(name)s est déjà mort.") % {"name": target.character.name}, "target"
+        )
+    if choice.mode not in MODES:
+        raise EncounterError(gettext("Mode d'attaque inconnu."), "mode")
+    convert = converts(choice.extra_successes, house)
+    a_sheet, t_sheet = load_sheet(attacker), load_sheet(target)
+    first = weapon_of(a_sheet, choice.weapon_id)
+    weapons = [first]
+    if choice.mode == DOUBLE:
+        if not choice.second_weapon_id or choice.second_weapon_id == choice.weapon_id:
+            raise EncounterError(
+                gettext("L'attaque double demande une seconde arme."), "second_weapon"
+            )
+        weapons.append(weapon_of(a_sheet, choice.second_weapon_id, "second_weapon"))
+    rules_weapons = [w.as_rules_weapon() for w in weapons]
+    ranged = first.is_ranged
+    action = {
+        ATTACK: aethoria.RANGED_ATTACK if ranged else aethoria.ATTACK_ACTION,
+        CIBLER: aethoria.CIBLER,
+        DOUBLE: aethoria.DOUBLE_ATTACK,
+    }[choice.mode]
+    defences = (choice.defence, choice.defence2 if choice.mode == DOUBLE else NO_DEFENCE)
+    try:
+        if choice.mode == DOUBLE:
+            aethoria.check_double_attack(rules_weapons)
+            if any(w.ranged for w in rules_weapons):
+                raise EncounterError(
+                    gettext("L'attaque double se fait avec deux armes de mêlée."), "weapon"
+                )
+        fired = has_fired(encounter, attacker, PREPARED_ATTACK)
+        state = aethoria_turn_state(attacker)
+        if fired:
+            # The prepared action happens now: it was the action of an earlier turn.
+            aim_bonus = 0
+            attacker_state = without_fired(attacker.state)
+        else:
+            after, aim_bonus = state.act(action, target=target.pk)
+            attacker_state = turn_state_after(attacker, after)
+        if ranged and (choice.defence != NO_DEFENCE):
+            raise EncounterError(
+                gettext("La cible d'une attaque à distance ne peut pas se défendre."), "defence"
+            )
+        used = sum(d != NO_DEFENCE for d in defences)
+        target_state = None
+        maluses = (0, 0)
+        if used:
+            if is_out(target, house):
+                raise EncounterError(
+                    gettext("%(name)s est hors de combat : pas de défense.")
+                    % {"name": target.character.name},
+                    "defence",
+                )
+            t_state = aethoria_turn_state(target)
+            if choice.mode == DOUBLE:
+                plan = aethoria.plan_double_defence(
+                    *(d if d != NO_DEFENCE else None for d in defences),
+                    defences_left=t_state.defences,
+                    held=held_items(t_sheet),
+                    split=choice.split if used == 2 else (0, 0),
+                )
+                maluses = (plan.first_malus, plan.second_malus)
+                if defences == (PARRY, PARRY) and choice.parry_with == choice.parry_with2:
+                    raise EncounterError(
+                        gettext("Parer les deux coups demande deux objets différents."),
+                        "parry_with2",
+                    )
+            t_after = t_state.use_defences(used)
+            target_state = turn_state_after(target, t_after)
+        rd = {loc: aethoria.location_rd(armour_of(t_sheet), loc, house) for loc in house.locations}
+        covered = tuple(choice.covered) if ranged else ()
+        for location in covered:
+            aethoria.check_location(location, house)
+        prefer = choice.prefer_location if choice.mode == CIBLER else ""
+        if prefer:
+            aethoria.check_location(prefer, house)
+        locations = cibler_probabilities(house, prefer)
+        blows = []
+        rank_field = "weapon"
+        for index, (weapon, rules_weapon) in enumerate(zip(weapons, rules_weapons, strict=True)):
+            rank = rank_of(a_sheet, skill_id=weapon.skill_id)
+            attack = aethoria.attack_roll(
+                rank,
+                a_sheet.adresse,
+                [choice.modifier] if choice.modifier else [],
+                action=action,
+                range_band=(choice.range_band or None) if ranged else None,
+                aim_bonus=aim_bonus,
+                rank_zero_allowed=choice.rank_zero_allowed,
+                house=house,
+            )
+            defence = None
+            if defences[index] != NO_DEFENCE:
+                defence = plan_defence(
+                    defences[index],
+                    choice.parry_with if index == 0 else choice.parry_with2,
+                    maluses[index],
+                    attacker_sheet=a_sheet,
+                    target_sheet=t_sheet,
+                    choice=choice,
+                    house=house,
+                    field="parry_with" if index == 0 else "parry_with2",
+                )
+            damage = aethoria.damage_roll(
+                rules_weapon, a_sheet.force, 0, second_weapon=index == 1, house=house
+            )
+            fatigue = choice.fatigue if index == 0 else 0
+            blows.append(
+                BlowPlan(
+                    weapon=rules_weapon,
+                    snapshot=weapon.rules_snapshot(),
+                    second_weapon=index == 1,
+                    attack=attack,
+                    defence=defence,
+                    damage=damage,
+                    odds=blow_odds(
+                        attack.dice + fatigue,
+                        attack.threshold,
+                        defence,
+                        damage,
+                        rd=rd,
+                        locations=locations,
+                        covered=covered,
+                        house=house,
+                        convert=convert,
+                        defence_extra=choice.defence_fatigue if index == 0 else 0,
+                        damage_extra=choice.damage_fatigue if index == 0 else 0,
+                    ),
+                )
+            )
+        if choice.defence_fatigue and blows[0].defence is None:
+            raise EncounterError(
+                gettext("Pas de défense choisie : pas de dés de fatigue de défense."),
+                "defence_fatigue",
+            )
+        # Each roll's fatigue is decided once; the pool must be able to pay them all.
+        pools = a_sheet.pools(house)
+        for count, field in (
+            (choice.fatigue, "fatigue"),
+            (choice.damage_fatigue, "damage_fatigue"),
+        ):
+            if count:
+                try:
+                    pools, _ = aethoria.spend_fatigue(pools, aethoria.PHYSICAL, count)
+                except RulesError as error:
+                    raise EncounterError(rules_message(error), field) from error
+        if choice.defence_fatigue:
+            try:
+                aethoria.spend_fatigue(
+                    t_sheet.pools(house), aethoria.PHYSICAL, choice.defence_fatigue
+                )
+            except RulesError as error:
+                raise EncounterError(
+                    gettext("%(name)s : %(message)s")
+                    % {"name": target.character.name, "message": rules_message(error)},
+                    "defence_fatigue",
+                ) from error
+    except RulesError as error:
+        field = error.field
+        if field in ("rank", "faces", "dice"):
+            field = rank_field
+        elif field in ("defences",):
+            field = "defence"
+        raise EncounterError(rules_message(error), field) from error
+    return AttackPlan(
+        attacker=attacker,
+        target=target,
+        mode=choice.mode,
+        action=action,
+        fired=fired,
+        aim_bonus=aim_bonus,
+        fatigue=choice.fatigue,
+        defence_fatigue=choice.defence_fatigue,
+        damage_fatigue=choice.damage_fatigue,
+        ranged=ranged,
+        covered=covered,
+        attacker_state=attacker_state,
+        target_state=target_state,
+        blows=tuple(blows),
+        rd=rd,
+        locations=locations,
+        prefer_location=prefer,
+        keep=choice.keep,
+        convert=convert,
+    )
+
+
+def converts(extra_successes: str, house) -> bool:
+    """Whether an attack's extra net successes become damage dice: the GM's choice for this
+    attack, else the campaign's house rule."""
+    if extra_successes not in ("", CONVERT, KEEP):
+        message = gettext("Choix inconnu pour les réussites en plus.")
+        raise EncounterError(message, "extra_successes")
+    if not extra_successes:
+        return house.convert_extra_successes
+    return extra_successes == CONVERT
+
+
+def attack_outcome(
+    attack_successes: int,
+    defence_successes: int,
+    *,
+    location_face: int,
+    ranged: bool,
+    covered,
+    convert: bool,
+    house,
+) -> aethoria.AttackOutcome:
+    """The engine's outcome, with this attack's choice about its extra successes."""
+    return aethoria.attack_outcome(
+        attack_successes,
+        defence_successes,
+        location_face=location_face,
+        ranged=ranged,
+        covered=covered,
+        house=replace(house, convert_extra_successes=convert),
+    )
+
+
+@dataclass(frozen=True)
+class BlowFaces:
+    """Typed faces of one blow (None: the app rolls)."""
+
+    attack: tuple[int, ...] | None = None
+    fatigue: tuple[int, ...] | None = None
+    location: tuple[int, ...] | None = None
+    defence: tuple[int, ...] | None = None
+    damage: tuple[int, ...] | None = None
+    defence_fatigue: tuple[int, ...] | None = None
+    damage_fatigue: tuple[int, ...] | None = None
+
+
+@transaction.atomic
+def aethoria_attack(
+    *,
+    encounter_id: int,
+    version: int | None,
+    by,
+    choice: AttackChoice,
+    faces: tuple[BlowFaces, ...] = (),
+    combatants: list[Combatant] | None = None,
+) -> Event:
+    """The acting combatant (or one firing its prepared action) attacks: attack roll and hit
+    location, the defender's roll, net successes, damage against the location's RD, PV.
+
+    ``combatants`` may be the fight as the console's form loaded it (as for an EW attack):
+    the two fighters' pools are read again under the lock, and the list is updated in place.
+    """
+    # Only the two fighters involved are locked (and read again): the others are not touched.
+    encounter = lock_encounter(encounter_id, version, fighters=False)
+    require_status(encounter, Status.RUNNING)
+    if combatants is None:
+        combatants = _combatants(encounter)
+    lock_and_refresh_pools(encounter, combatants, choice.attacker_id, choice.target_id)
+    check_actor(encounter, combatants, choice.attacker_id)
+    plan = plan_attack(encounter, choice, combatants)
+    house = encounter.campaign.house()
+    attacker, target = plan.attacker, plan.target
+    a_sheet, t_sheet = attacker.character.aethoria, target.character.aethoria
+    bag = DiceBag()
+    step = Step(
+        encounter,
+        ATTACK_EVENT,
+        by,
+        actor=attacker,
+        target=target,
+        public=not (attacker.hidden or target.hidden),
+    )
+    a_pools, _ = spend_fatigue_dice(a_sheet.pools(house), aethoria.PHYSICAL, plan.fatigue)
+    t_pools = t_sheet.pools(house)
+    armour = armour_of(t_sheet)
+    blows = []
+    suffix = ("", "2")
+    try:
+        for index, blow in enumerate(plan.blows):
+            typed = faces[index] if index < len(faces) else BlowFaces()
+            s = suffix[index]
+            attack_faces = bag.take(
+                typed.attack, blow.attack.dice, D10, f"attack_faces{s}", gettext("Attaque")
+            )
+            fatigue_count = plan.fatigue if index == 0 else 0
+            fatigue_faces = bag.take(
+                typed.fatigue if index == 0 else None,
+                fatigue_count,
+                D10,
+                "fatigue_faces",
+                gettext("Dés de fatigue"),
+            )
+            location_count = aethoria.CIBLER_LOCATION_DICE if plan.mode == CIBLER else 1
+            location_faces = bag.take(
+                typed.location, location_count, D20, f"location_faces{s}", gettext("Localisation")
+            )
+            if plan.mode == CIBLER:
+                location_face = _cibler_keep(location_faces, plan, house)
+            else:
+                location_face = location_faces[0]
+            defence_faces: tuple[int, ...] = ()
+            if blow.defence is not None:
+                defence_faces = bag.take(
+                    typed.defence,
+                    blow.defence.spec.dice,
+                    D10,
+                    f"defence_faces{s}",
+                    gettext("Défense"),
+                )
+            elif typed.defence:
+                raise EncounterError(
+                    gettext("Pas de défense choisie : laissez ses dés vides."), f"defence_faces{s}"
+                )
+            attack = aethoria.roll_pool(blow.attack, attack_faces, fatigue_faces)
+            defence = None
+            if blow.defence:
+                extra = plan.defence_fatigue if index == 0 else 0
+                extra_faces = bag.take(
+                    typed.defence_fatigue if index == 0 else None,
+                    extra,
+                    D10,
+                    "defence_fatigue_faces",
+                    gettext("Dés de fatigue de la défense"),
+                )
+                defence = aethoria.roll_pool(blow.defence.spec, defence_faces, extra_faces)
+                if extra:
+                    t_pools, _ = aethoria.spend_fatigue(t_pools, aethoria.PHYSICAL, extra)
+            outcome = attack_outcome(
+                attack.successes,
+                defence.successes if defence else 0,
+                location_face=location_face,
+                ranged=plan.ranged,
+                covered=plan.covered,
+                convert=plan.convert,
+                house=house,
+            )
+            row = {
+                "weapon": blow.snapshot,
+                "second_weapon": blow.second_weapon,
+                "attack": roll_json(attack),
+                "defence": (
+                    {"kind": blow.defence.kind, "item": blow.defence.item, **roll_json(defence)}
+                    if defence
+                    else None
+                ),
+                "location_faces": list(location_faces),
+                "outcome": asdict(outcome),
+                "damage": None,
+                "severe": aethoria.NO_EFFECT,
+                "odds": {
+                    "lands": str(blow.odds.lands),
+                    "expected": str(blow.odds.expected),
+                    "max": blow.odds.maximum,
+                },
+            }
+            if outcome.lands and not outcome.hits_obstacle:
+                spec = aethoria.damage_roll(
+                    blow.weapon,
+                    a_sheet.force,
+                    outcome.bonus_dice,
+                    second_weapon=blow.second_weapon,
+                    house=house,
+                )
+                label = (
+                    gettext("Dégâts (%(weapon)s de l'arme + %(bonus)s bonus)")
+                    % {"weapon": blow.weapon.dice, "bonus": outcome.bonus_dice}
+                    if outcome.bonus_dice
+                    else gettext("Dégâts")
+                )
+                damage_faces = bag.take(typed.damage, spec.dice, D10, f"damage_faces{s}", label)
+                extra = plan.damage_fatigue if index == 0 else 0
+                extra_faces = bag.take(
+                    typed.damage_fatigue if index == 0 else None,
+                    extra,
+                    D10,
+                    "damage_fatigue_faces",
+                    gettext("Dés de fatigue des dégâts"),
+                )
+                roll = aethoria.roll_pool(spec, damage_faces, extra_faces)
+                if extra:
+                    # Paid only when the damage is rolled: the choice was "if it lands".
+                    a_pools, _ = aethoria.spend_fatigue(a_pools, aethoria.PHYSICAL, extra)
+                result = aethoria.resolve_damage(
+                    roll,
+                    rd=aethoria.location_rd(armour, outcome.location, house),
+                    target_vitalite=t_sheet.vitalite,
+                    location=outcome.location,
+                    house=house,
+                )
+                pv_before = t_pools.pv
+                t_pools, _ = aethoria.take_damage(t_pools, result.damage)
+                row["damage"] = {**roll_json(roll), **asdict(result)}
+                row["pv"] = {"before": pv_before, "after": t_pools.pv}
+                row["severe"] = result.severe_effect
+            blows.append(row)
+    except RulesError as error:
+        raise rules_refusal(error) from error
+    set_pools(step, a_sheet, a_pools)
+    set_pools(step, t_sheet, t_pools)
+    step.set(attacker, "state", plan.attacker_state)
+    if plan.target_state is not None:
+        step.set(target, "state", plan.target_state)
+    step.dice = bag.source
+    return step.commit(
+        {
+            "attacker": attacker.character.name,
+            "target": target.character.name,
+            "mode": plan.mode,
+            "action": plan.action,
+            "ranged": plan.ranged,
+            "range_band": choice.range_band if plan.ranged else "",
+            "covered": list(plan.covered),
+            "fired": plan.fired,
+            "aim_bonus": plan.aim_bonus,
+            "fatigue": plan.fatigue,
+            "defence_fatigue": plan.defence_fatigue,
+            "damage_fatigue": plan.damage_fatigue,
+            "encumbered": choice.encumbered,
+            "prefer_location": plan.prefer_location,
+            "convert": plan.convert,
+            "blows": blows,
+            "dead": aethoria.condition(t_pools.pv, t_sheet.vitalite, house) == aethoria.DEAD,
+            "out": t_pools.pv <= 0,
+        }
+    )
+
+
+def _cibler_keep(faces: tuple[int, ...], plan: AttackPlan, house) -> int:
+    """Cibler: the die showing the preferred location if one does, else the chosen die."""
+    if plan.prefer_location:
+        for face in faces:
+            if aethoria.hit_location(face, house) == plan.prefer_location:
+                return face
+    return aethoria.cibler_location(faces, plan.keep)

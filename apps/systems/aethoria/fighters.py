@@ -1,0 +1,97 @@
+"""Reading an Aethoria combatant: its sheet with skills, weapons and armour, hit-location odds, and
+the per-fight state stored on the combatant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from fractions import Fraction
+
+from django.db.models import Prefetch, prefetch_related_objects
+from django.utils.translation import gettext
+
+from apps.characters.models import AethoriaSkillRank
+from apps.core.refusals import rules_message
+from apps.encounters.models import Combatant
+from apps.encounters.services import _combatant
+from apps.encounters.steps import (
+    EncounterError,
+)
+from apps.rules import aethoria
+from apps.rules.dice import D20
+from apps.rules.errors import RulesError
+
+
+def rules_refusal(error: RulesError, field: str | None = None) -> EncounterError:
+    return EncounterError(rules_message(error), field or error.field)
+
+
+def load_sheet(combatant: Combatant):
+    """The combatant's sheet with its skills, weapons and armour (prefetched ones are kept)."""
+    sheet = combatant.character.aethoria
+    prefetch_related_objects(
+        [sheet],
+        Prefetch("skills", queryset=AethoriaSkillRank.objects.select_related("skill")),
+        "weapons",
+        "armour_pieces",
+    )
+    return sheet
+
+
+def rank_of(sheet, *, kind: str | None = None, skill_id: int | None = None) -> int:
+    """Rank of a skill on the sheet, by kind (dodge, parry, magic) or by skill; 0 if absent."""
+    return skill_of(sheet, kind=kind, skill_id=skill_id)[1]
+
+
+def skill_of(sheet, *, kind: str | None = None, skill_id: int | None = None) -> tuple[str, int]:
+    """Name and rank of a skill on the sheet, by kind or by skill; ("", 0) if absent."""
+    for rank in sheet.skills.all():
+        if (kind and rank.skill.kind == kind) or (skill_id and rank.skill_id == skill_id):
+            return rank.skill.name, rank.rank
+    return "", 0
+
+
+def weapon_of(sheet, weapon_id: int | None, field: str = "weapon"):
+    for weapon in sheet.weapons.all():
+        if weapon.pk == weapon_id:
+            return weapon
+    raise EncounterError(gettext("Cette arme n'est pas dans son équipement."), field)
+
+
+def armour_of(sheet) -> tuple[aethoria.ArmourPiece, ...]:
+    """The sheet's armour as the engine's pieces (coverages fetched in one query)."""
+    pieces = list(sheet.armour_pieces.all())
+    prefetch_related_objects(pieces, "coverages")
+    return tuple(rule for piece in pieces for rule in piece.as_rules_pieces())
+
+
+def location_probabilities(house: aethoria.AethoriaHouseRules) -> dict[str, Fraction]:
+    """Chance of each location on one d20, from the campaign's hit-location table."""
+    return {loc: Fraction(high - low + 1, D20) for low, high, loc in house.hit_locations}
+
+
+def cibler_probabilities(house: aethoria.AethoriaHouseRules, prefer: str) -> dict[str, Fraction]:
+    """Cibler keeps the die showing the preferred location when one does, else the other
+    die: the preferred location comes up with 1 − (1 − p)², the others with (1 − p)·q."""
+    single = location_probabilities(house)
+    if not prefer:
+        return single
+    p = single[prefer]
+    return {loc: (1 - (1 - p) ** 2) if loc == prefer else (1 - p) * q for loc, q in single.items()}
+
+
+def turn_state_after(combatant: Combatant, state: aethoria.TurnState, **extra) -> dict:
+    """The combatant's stored state with a new turn state (bleeding, effects... are kept)."""
+    return {**combatant.state, **asdict(state), **extra}
+
+
+def pick_combatant(encounter, combatants, combatant_id, field):
+    if combatants is not None:
+        for combatant in combatants:
+            if combatant.pk == combatant_id:
+                return combatant
+        raise EncounterError(gettext("Ce combattant ne fait pas partie de la rencontre."), field)
+    try:
+        return _combatant(encounter, combatant_id)
+    except EncounterError as error:
+        raise EncounterError(error.message, field) from None
