@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, models
-from django.db.models import Count, F, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from apps.core.changes import changed_since
@@ -92,27 +91,18 @@ def lock_fight(
     With ``member``, only an encounter of a campaign they belong to, their role annotated
     (``role``): the access check and the lock are the same query. None when none of the
     fighters is found (the caller tells why). A step touching two fighters of twenty reads
-    two, not twenty: each knows its place in the acting order from a subquery."""
+    two, not twenty. Which of them acts is read from its position: initiative numbers the
+    positions 0, 1, 2... in acting order, so the turn's index is the acting one's position
+    (``acting_combatant`` of the whole list gives the same one; a test holds them equal)."""
     sheet = f"character__{system.sheet_name}"
-    ahead = (
-        Combatant.objects.filter(encounter=OuterRef("encounter"))
-        .filter(
-            Q(position__lt=OuterRef("position"))
-            | Q(position=OuterRef("position"), pk__lt=OuterRef("pk"))
-        )
-        .order_by()
-        .values("encounter")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
     rows = (
         Combatant.objects.select_for_update(of=("encounter", "character", sheet))
-        .select_related("encounter__campaign", *(f"{sheet}__{r}" for r in system.fighter_relations))
-        .select_related(sheet)
+        .select_related(sheet, "encounter__campaign")
+        .select_related(*(f"{sheet}__{relation}" for relation in system.fighter_relations))
         .defer(*(f"character__{name}" for name in CHARACTER_TEXTS))
         # The join to the sheet must be an inner one to lock it.
-        .filter(encounter_id=encounter_id, pk__in=list(fighter_ids), **{f"{sheet}__isnull": False})
-        .annotate(place=Coalesce(Subquery(ahead), 0))
+        .filter(encounter_id=encounter_id, pk__in=list(fighter_ids))
+        .filter(**{f"{sheet}__isnull": False})
         .order_by("character_id")
     )
     if member is not None:
@@ -125,12 +115,13 @@ def lock_fight(
     first = next(iter(fighters.values()))
     encounter = first.encounter
     encounter.role = getattr(first, "role", None)
+    started = encounter.status in (Status.RUNNING, Status.PAUSED)
     acting = None
     for fighter in fighters.values():
         # Each row brought its own copy of the encounter: the step changes one.
         fighter.encounter = encounter
         fighter.character.campaign = encounter.campaign
-        if encounter.status in (Status.RUNNING, Status.PAUSED) and fighter.place == encounter.turn:
+        if started and fighter.position == encounter.turn:
             acting = fighter
     check_version(encounter, version)
     return Fight(encounter, fighters, acting)

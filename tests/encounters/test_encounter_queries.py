@@ -107,7 +107,9 @@ def test_table_view_query_count_is_pinned(client, django_assert_num_queries):
 
 
 @pytest.mark.parametrize(("combatants", "log_lines"), [(3, 5), (20, 500)])
-def test_attack_step_query_count_is_pinned(client, django_assert_num_queries, combatants, log_lines):
+def test_attack_step_query_count_is_pinned(
+    client, django_assert_num_queries, combatants, log_lines
+):
     encounter, gm, _ = fight(combatants=combatants, log_lines=log_lines)
     client.force_login(gm)
     data = attack_data(encounter)
@@ -159,3 +161,16 @@ def test_an_attack_with_another_fighters_specialty_is_refused(client):
     )
     assert response.status_code == 200 and "field-error" in response.text
     assert not Event.objects.filter(encounter=encounter, kind="ew_attack").exists()
+
+
+def test_the_acting_fighter_is_the_one_whose_position_is_the_turn():
+    """``lock_fight`` reads only a step's fighters and tells the acting one by its position:
+    initiative numbers the positions in acting order, round after round."""
+    encounter, gm, _ = fight(combatants=5, log_lines=0)
+    for _ in range(12):  # past two new rounds, each rolling initiative again
+        combatants = services.load_combatants(encounter, gear=False)
+        assert [c.position for c in combatants] == list(range(5))
+        acting = services.acting_combatant(encounter, combatants)
+        assert acting.position == encounter.turn
+        services.encounter_next_turn(encounter_id=encounter.pk, version=None, by=gm)
+        encounter.refresh_from_db()
