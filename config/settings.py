@@ -250,6 +250,9 @@ LOGOUT_REDIRECT_URL = "accounts:login"
 SIGNUP_OPEN = envbool("SIGNUP_OPEN", False)
 # Accounts created from one address in an hour, before sign-up says "later".
 SIGNUP_LIMIT_PER_HOUR = envint("SIGNUP_LIMIT_PER_HOUR", 10)
+# "Forgotten password" mails asked in an hour, from one address and for one email.
+RESET_MAIL_LIMIT_PER_HOUR = envint("RESET_MAIL_LIMIT_PER_HOUR", 5)
+RESET_MAIL_LIMIT_PER_EMAIL = envint("RESET_MAIL_LIMIT_PER_EMAIL", 3)
 PASSWORD_RESET_TIMEOUT = 24 * 3600  # the emailed link, as the GM's one
 
 AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)

@@ -1,20 +1,30 @@
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from . import throttle
 from .models import User
 
 SIGNUP_WINDOW = timedelta(hours=1)
+RESET_WINDOW = timedelta(hours=1)
 
 
 def signup_limit() -> throttle.Limit:
     return throttle.Limit("signup", {"ip": settings.SIGNUP_LIMIT_PER_HOUR}, SIGNUP_WINDOW)
+
+
+def reset_mail_limit() -> throttle.Limit:
+    per_key = {
+        "ip": settings.RESET_MAIL_LIMIT_PER_HOUR,
+        "email": settings.RESET_MAIL_LIMIT_PER_EMAIL,
+    }
+    return throttle.Limit("reset", per_key, RESET_WINDOW)
 
 
 class LanguageForm(forms.Form):
@@ -75,6 +85,34 @@ class SignupForm(UserCreationForm):
         if commit:
             throttle.record(signup_limit(), {"ip": self.address})
         return user
+
+
+class ResetRequestForm(PasswordResetForm):
+    """Django's "forgotten password" form, limited per address and per email so that it
+    cannot flood a mailbox or the mail server. Requests are counted whether or not an
+    account has the email, so the limit tells nothing about which emails exist."""
+
+    def __init__(self, *args, address: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.address = address
+
+    def _keys(self) -> dict[str, str]:
+        email = self.cleaned_data.get("email", "").strip().lower()
+        # Hashed: the key column is short, and it need not hold addresses in clear.
+        digest = hashlib.sha256(email.encode()).hexdigest()[:32] if email else ""
+        return {"ip": self.address, "email": digest}
+
+    def clean(self):
+        cleaned = super().clean()
+        if throttle.exceeded(reset_mail_limit(), self._keys()):
+            raise forms.ValidationError(
+                _("Trop de demandes de lien en peu de temps. Réessayez dans une heure.")
+            )
+        return cleaned
+
+    def save(self, *args, **kwargs) -> None:
+        throttle.record(reset_mail_limit(), self._keys())
+        super().save(*args, **kwargs)
 
 
 class AccountForm(forms.ModelForm):

@@ -22,7 +22,7 @@ from apps.campaigns.models import Campaign, Role
 
 from . import services
 from .clientip import client_ip
-from .forms import AccountForm, LanguageForm, SignupForm
+from .forms import AccountForm, LanguageForm, ResetRequestForm, SignupForm
 from .models import ResetLink
 
 # The backend a freshly created account is logged in with (axes' one authenticates nobody).
@@ -72,10 +72,14 @@ class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
+    form_class = ResetRequestForm
     template_name = "accounts/password_reset.html"
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "address": client_ip(self.request)}
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

@@ -220,3 +220,28 @@ def test_staff_make_a_link_from_the_admin(client, staff, player):
     )
     assert "/compte/lien/" in response.text
     assert ResetLink.objects.get().made_by == staff
+
+
+def test_reset_mails_are_limited_per_email_without_telling_whether_it_exists(client, settings):
+    settings.RESET_MAIL_LIMIT_PER_EMAIL = 2
+    UserFactory(email="alice@example.org")
+    url = reverse("accounts:password_reset")
+    for _ in range(2):
+        assert client.post(url, {"email": "Alice@example.org"}).status_code == 302
+    assert len(mail.outbox) == 2
+    refused = client.post(url, {"email": "alice@example.org"})
+    assert refused.status_code == 200
+    assert "Trop de demandes de lien en peu de temps" in refused.text
+    assert len(mail.outbox) == 2
+    # An email no account has is counted and refused the same way.
+    for _ in range(2):
+        client.post(url, {"email": "qui@example.org"})
+    assert "Trop de demandes" in client.post(url, {"email": "qui@example.org"}).text
+
+
+def test_reset_mails_are_limited_per_address(client, settings):
+    settings.RESET_MAIL_LIMIT_PER_HOUR = 3
+    url = reverse("accounts:password_reset")
+    for number in range(3):
+        assert client.post(url, {"email": f"x{number}@example.org"}).status_code == 302
+    assert "Trop de demandes" in client.post(url, {"email": "y@example.org"}).text

@@ -42,7 +42,8 @@ from .fighters import (
     turn_state_after,
     weapon_of,
 )
-from .specials import PREPARED_ATTACK, check_actor, has_fired, without_fired
+from .specials import check_actor, has_fired, without_fired
+from .state import PREPARED_ATTACK
 from .turns import aethoria_turn_state
 
 # Attack modes of the form, and the engine's action each one is.
@@ -226,7 +227,7 @@ def plan_attack(
         if fired:
             # The prepared action happens now: it was the action of an earlier turn.
             aim_bonus = 0
-            attacker_state = without_fired(attacker.state)
+            attacker_state = without_fired(attacker)
         else:
             after, aim_bonus = state.act(action, target=target.pk)
             attacker_state = turn_state_after(attacker, after)

@@ -13,6 +13,7 @@ from apps.encounters.services import load_combatants
 from apps.rules import aethoria
 
 from .log import location_words
+from .state import FighterState
 
 
 def fighter_row(
@@ -25,15 +26,16 @@ def fighter_row(
         Bar("physical", _("Fatigue physique"), pools.physical, pools.physical_max),
         Bar("mental", _("Fatigue mentale"), pools.mental, pools.mental_max),
     ]
-    state = combatant.state or {}
-    notes = [_("%(n)s défense(s)") % {"n": state.get("defences", aethoria.BASE_DEFENCES)}]
-    if state.get("aim_target"):
-        notes.append(_("vise") if not state.get("aim_ready") else _("visée prête (+3 dés)"))
-    if state.get("prepared"):
-        notes.append(_("action préparée : %(what)s") % {"what": state["prepared"]["description"]})
-    if state.get("bleeding"):
+    state = FighterState.of(combatant)
+    turn = state.turn
+    notes = [_("%(n)s défense(s)") % {"n": turn.defences}]
+    if turn.aim_target:
+        notes.append(_("vise") if not turn.aim_ready else _("visée prête (+3 dés)"))
+    if turn.prepared:
+        notes.append(_("action préparée : %(what)s") % {"what": turn.prepared.description})
+    if state.bleeding:
         notes.append(_("saigne"))
-    for effect in state.get("effects", []):
+    for effect in state.effects:
         notes.append(effect_words(effect))
     return bars, notes
 

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.db import transaction
 from django.utils.translation import gettext
 
@@ -19,6 +21,7 @@ from apps.rules import aethoria
 
 from .events import ATTACK_EVENT, ATTACK_FATIGUE_EVENT, EFFECT_EVENT
 from .log import WORDS, location_words
+from .state import FighterState
 
 
 def pending_effects(events) -> list[dict]:
@@ -89,15 +92,16 @@ def aethoria_effect(
     location = blows[blow]["outcome"]["location"]
     step = Step(encounter, EFFECT_EVENT, by, actor=target, public=attack.public)
     if confirm:
+        state = FighterState.of(target)
         if effect == aethoria.BLEEDING:
-            step.set(target, "state", {**target.state, "bleeding": True})
+            step.set(target, "state", replace(state, bleeding=True).to_json())
         elif effect == aethoria.FRACTURE:
             # The label is the French text, for anything that reads the state without a
             # viewer; the console shows the kind and location in the viewer's language.
             label = f"fracture : {WORDS.get(location, location.replace('_', ' '))}"
             fracture = {"kind": effect, "location": location, "label": label}
-            effects = [*target.state.get("effects", []), fracture]
-            step.set(target, "state", {**target.state, "effects": effects})
+            effects = (*state.effects, fracture)
+            step.set(target, "state", replace(state, effects=effects).to_json())
         elif effect == aethoria.INSTANT_DEATH:
             sheet = target.character.aethoria
             death = -house.death_threshold_factor * sheet.vitalite

@@ -4,7 +4,6 @@ the per-fight state stored on the combatant.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from fractions import Fraction
 
 from django.db.models import Prefetch, prefetch_related_objects
@@ -20,6 +19,8 @@ from apps.encounters.steps import (
 from apps.rules import aethoria
 from apps.rules.dice import D20
 from apps.rules.errors import RulesError
+
+from .state import FighterState
 
 
 def rules_refusal(error: RulesError, field: str | None = None) -> EncounterError:
@@ -80,9 +81,9 @@ def cibler_probabilities(house: aethoria.AethoriaHouseRules, prefer: str) -> dic
     return {loc: (1 - (1 - p) ** 2) if loc == prefer else (1 - p) * q for loc, q in single.items()}
 
 
-def turn_state_after(combatant: Combatant, state: aethoria.TurnState, **extra) -> dict:
+def turn_state_after(combatant: Combatant, turn: aethoria.TurnState, **changes) -> dict:
     """The combatant's stored state with a new turn state (bleeding, effects... are kept)."""
-    return {**combatant.state, **asdict(state), **extra}
+    return FighterState.of(combatant).with_turn(turn, **changes).to_json()
 
 
 def pick_combatant(encounter, combatants, combatant_id, field):

@@ -27,7 +27,8 @@ from apps.rules.errors import RulesError
 from .dice import DiceBag, roll_json, set_pools, spend_fatigue_dice
 from .events import SPELL_EVENT
 from .fighters import load_sheet, pick_combatant, rank_of, rules_refusal, turn_state_after
-from .specials import PREPARED_SPELL, check_actor, has_fired, without_fired
+from .specials import check_actor, has_fired, without_fired
+from .state import PREPARED_SPELL
 from .turns import aethoria_turn_state
 
 
@@ -70,7 +71,7 @@ def plan_spell(
         if fired:
             # The prepared spell happens now: it was the action of an earlier turn.
             aethoria.check_can_cast_in_combat(sheet.magic_type)
-            state = without_fired(caster.state)
+            state = without_fired(caster)
         else:
             after, _bonus = aethoria_turn_state(caster).act(
                 aethoria.CAST, magic_type=sheet.magic_type

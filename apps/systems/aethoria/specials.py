@@ -4,6 +4,8 @@ other), firing a prepared action, and losing an aim.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.db import transaction
 from django.utils.translation import gettext
 
@@ -22,39 +24,34 @@ from apps.rules.errors import RulesError
 
 from .events import ACTION_EVENT, AIM_LOST_EVENT, FIRE_EVENT
 from .fighters import pick_combatant, rules_refusal, turn_state_after
+from .state import (
+    PREPARED_ATTACK,
+    PREPARED_KINDS,
+    PREPARED_OTHER,
+    PREPARED_SPELL,
+    FighterState,
+    Fired,
+)
 from .turns import aethoria_turn_state
 
 # The special actions that take the turn without a roll.
 SPECIAL_ACTIONS = (aethoria.DEFENSE, aethoria.PREPARER, aethoria.VISER, aethoria.MOVE, "other")
 
-# What a prepared action is: fired, an attack or a spell gets its form; a free-text action is
-# simply logged.
-PREPARED_ATTACK = "attack"
-PREPARED_SPELL = "spell"
-PREPARED_OTHER = "other"
-PREPARED_KINDS = (PREPARED_ATTACK, PREPARED_SPELL, PREPARED_OTHER)
-
-
-def fired_marker(encounter: Encounter) -> dict:
-    """A fired prepared action is usable during the turn it was fired in, once."""
-    return {"round": encounter.round, "turn": encounter.turn}
-
 
 def fired_kind(combatant: Combatant) -> str:
-    """What the fired prepared action is (states stored before kinds existed: an attack)."""
-    return (combatant.state or {}).get("fired_kind", PREPARED_ATTACK)
+    """What the fired prepared action is."""
+    fired = FighterState.of(combatant).fired
+    return fired.kind if fired else PREPARED_ATTACK
 
 
 def has_fired(encounter: Encounter, combatant: Combatant, kind: str | None = None) -> bool:
     """Its prepared action was fired this turn and not used yet (as ``kind``, if given)."""
-    if (combatant.state or {}).get("fired") != fired_marker(encounter):
-        return False
-    return kind is None or fired_kind(combatant) == kind
+    return FighterState.of(combatant).has_fired(encounter.round, encounter.turn, kind)
 
 
-def without_fired(state: dict) -> dict:
-    """The state once the fired action has taken place."""
-    return {k: v for k, v in state.items() if k not in ("fired", "fired_kind")}
+def without_fired(combatant: Combatant) -> dict:
+    """Its stored state once the fired action has taken place."""
+    return replace(FighterState.of(combatant), fired=None).to_json()
 
 
 def check_actor(
@@ -103,17 +100,9 @@ def aethoria_special(
         raise EncounterError(gettext("Ce n'est pas son tour d'agir."), "combatant")
     if action not in SPECIAL_ACTIONS:
         raise EncounterError(gettext("Action inconnue."), "action")
-    target = None
-    if action == aethoria.VISER:
-        if not target_id:
-            raise EncounterError(gettext("Viser demande une cible à portée."), "target")
-        target = pick_combatant(encounter, combatants, target_id, "target")
-        if target.pk == acting.pk:
-            raise EncounterError(gettext("Un combattant ne se vise pas lui-même."), "target")
-        if is_dead(target, encounter.campaign.house()):
-            raise EncounterError(
-                gettext("%(name)s est déjà mort.") % {"name": target.character.name}, "target"
-            )
+    target = (
+        _aim_target(encounter, combatants, acting, target_id) if action == aethoria.VISER else None
+    )
     if action == "other" and not note.strip():
         raise EncounterError(gettext("Décrivez l'action."), "note")
     extra = {}
@@ -144,6 +133,20 @@ def aethoria_special(
     )
 
 
+def _aim_target(encounter, combatants, acting: Combatant, target_id: int | None) -> Combatant:
+    """Viser watches another living fighter of the fight."""
+    if not target_id:
+        raise EncounterError(gettext("Viser demande une cible à portée."), "target")
+    target = pick_combatant(encounter, combatants, target_id, "target")
+    if target.pk == acting.pk:
+        raise EncounterError(gettext("Un combattant ne se vise pas lui-même."), "target")
+    if is_dead(target, encounter.campaign.house()):
+        raise EncounterError(
+            gettext("%(name)s est déjà mort.") % {"name": target.character.name}, "target"
+        )
+    return target
+
+
 def _prepared_kind(acting: Combatant, kind: str) -> str:
     """What is prepared: an attack, a spell (a doué's only: a marqué prays for minutes
     first), or another action told in words."""
@@ -172,13 +175,14 @@ def aethoria_fire(*, encounter_id: int, version: int | None, by, combatant_id: i
         after, prepared = aethoria_turn_state(combatant).fire_prepared()
     except RulesError as error:
         raise rules_refusal(error, "combatant") from error
-    kind = combatant.state.get("prepared_kind", PREPARED_ATTACK)
-    state = {k: v for k, v in turn_state_after(combatant, after).items() if k != "prepared_kind"}
+    state = FighterState.of(combatant)
+    kind = state.prepared_kind or PREPARED_ATTACK
+    fired = None
     if kind != PREPARED_OTHER:
         # An attack or a spell still has its dice to roll: its form shows for this turn.
-        state.update(fired=fired_marker(encounter), fired_kind=kind)
+        fired = Fired(round=encounter.round, turn=encounter.turn, kind=kind)
     step = Step(encounter, FIRE_EVENT, by, actor=combatant, public=not combatant.hidden)
-    step.set(combatant, "state", state)
+    step.set(combatant, "state", state.with_turn(after, prepared_kind="", fired=fired).to_json())
     return step.commit(
         {
             "name": combatant.character.name,

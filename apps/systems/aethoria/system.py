@@ -3,15 +3,14 @@ modules of this folder and the rules engine (``apps.rules.aethoria``)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from django.db.models import Prefetch
 
 from apps.characters.models import AethoriaSheet, AethoriaSkillRank
 from apps.rules import aethoria
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, effects, forms, log, turns, urls
+from . import console, effects, log, panel, turns, urls
+from .state import FighterState
 
 
 class AethoriaSystem(GameSystem):
@@ -57,7 +56,7 @@ class AethoriaSystem(GameSystem):
         return aethoria.initiative_roll_needed(round_number, house)
 
     def fresh_state(self) -> dict:
-        return asdict(aethoria.TurnState())
+        return FighterState().to_json()
 
     def begin_round(self, step, combatants) -> None:
         pass  # an Aethoria fighter's state renews at the start of its own turn
@@ -74,10 +73,10 @@ class AethoriaSystem(GameSystem):
     def load_console_fight(self, encounter, *, test_panel: bool):
         return console.load_console_fight(encounter, test_panel=test_panel)
 
-    def console_forms(self, encounter, combatants, acting, forms_, *, test_panel: bool) -> None:
-        forms.console_forms(encounter, combatants, acting, forms_, test_panel=test_panel)
+    def console_forms(self, encounter, combatants, acting, forms, *, test_panel: bool) -> None:
+        panel.console_forms(encounter, combatants, acting, forms, test_panel=test_panel)
 
-    def console_extras(self, encounter, acting, forms_, *, actions: bool) -> dict:
+    def console_extras(self, encounter, acting, forms, *, actions: bool) -> dict:
         return {}
 
     def log_writers(self) -> dict:

@@ -3,27 +3,15 @@ written to the combatant's JSON state, and what the start of its own turn change
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from apps.encounters.models import Combatant
 from apps.encounters.steps import Step
 from apps.rules import aethoria
 
+from .state import FighterState
+
 
 def aethoria_turn_state(combatant: Combatant) -> aethoria.TurnState:
-    state = dict(combatant.state)
-    prepared = state.get("prepared")
-    return aethoria.TurnState(
-        defences=state.get("defences", aethoria.BASE_DEFENCES),
-        acted=state.get("acted", False),
-        aim_target=state.get("aim_target"),
-        aim_ready=state.get("aim_ready", False),
-        prepared=aethoria.PreparedAction(**prepared) if prepared else None,
-    )
-
-
-def turn_state_json(state: aethoria.TurnState) -> dict:
-    return asdict(state)
+    return FighterState.of(combatant).turn
 
 
 def is_dead(combatant: Combatant, house: aethoria.AethoriaHouseRules) -> bool:
@@ -37,9 +25,9 @@ def begin_turn(step: Step, combatants: list[Combatant]) -> dict:
     encounter = step.encounter
     acting = combatants[encounter.turn]
     house = encounter.campaign.house()
-    state = aethoria_turn_state(acting).start_turn()
-    step.set(acting, "state", {**acting.state, **turn_state_json(state)})
-    if not acting.state.get("bleeding") or is_dead(acting, house):
+    state = FighterState.of(acting)
+    step.set(acting, "state", state.with_turn(state.turn.start_turn()).to_json())
+    if not state.bleeding or is_dead(acting, house):
         return {}
     sheet = acting.character.aethoria
     pools, delta = aethoria.bleed(sheet.pools(house), house)

@@ -27,8 +27,9 @@ from .forms import (
     AethoriaSpecialForm,
     AethoriaSpellForm,
     AethoriaTestForm,
-    fired_combatant,
 )
+from .panel import fired_combatant
+from .state import PREPARED_ATTACK, PREPARED_SPELL
 
 ODDS = "systems/aethoria/_odds.html"
 ACTIONS = "systems/aethoria/_actions.html"
@@ -164,7 +165,7 @@ def aethoria_special(request: HtmxHttpRequest, encounter_id: int):
             description=data.get("description", ""),
             trigger=data.get("trigger", ""),
             note=data.get("note", ""),
-            prepared_kind=data.get("prepared_kind") or specials.PREPARED_ATTACK,
+            prepared_kind=data.get("prepared_kind") or PREPARED_ATTACK,
             combatants=combatants,
         )
 
@@ -227,7 +228,7 @@ def _spell_form(encounter: Encounter, data) -> tuple[str, AethoriaSpellForm | No
     fired = fired_combatant(encounter, combatants)
     if (
         fired is not None
-        and specials.fired_kind(fired) == specials.PREPARED_SPELL
+        and specials.fired_kind(fired) == PREPARED_SPELL
         and data.get("caster") == str(fired.pk)
     ):
         return "aethoria_fired_spell", AethoriaSpellForm(

@@ -34,6 +34,8 @@ from apps.rules.dice import SecureDice, check_d10, check_d20
 from apps.rules.errors import RulesError
 from apps.systems import get_system
 
+from .state import FighterState
+
 
 def rules_weapon(weapon) -> ew.EwWeapon:
     """A compendium weapon (or None for bare fists) as the engine's weapon."""
@@ -46,12 +48,7 @@ def protection(combatant: Combatant) -> int:
 
 
 def round_actions(combatant: Combatant) -> ew.RoundActions:
-    state = combatant.state or {}
-    return ew.RoundActions(
-        attacks=state.get("attacks", 0),
-        defences=state.get("defences", 0),
-        stance=state.get("stance", ew.NORMAL),
-    )
+    return FighterState.of(combatant).actions
 
 
 def stances_left(combatant: Combatant) -> list[str]:
@@ -310,9 +307,9 @@ def ew_attack_step(
         dice=source,
         public=not (plan.attacker.hidden or plan.target.hidden),
     )
-    step.set(plan.attacker, "state", asdict(plan.attacker_after))
+    step.set(plan.attacker, "state", FighterState(plan.attacker_after).to_json())
     if plan.defender_after is not None:
-        step.set(plan.target, "state", asdict(plan.defender_after))
+        step.set(plan.target, "state", FighterState(plan.defender_after).to_json())
     applied = None
     if result.damage is not None:
         applied = apply_ew_damage(
@@ -399,7 +396,7 @@ def ew_stance(
     except RulesError as error:
         raise EncounterError(rules_message(error), error.field) from error
     step = Step(encounter, "ew_stance", by, actor=combatant, public=not combatant.hidden)
-    step.set(combatant, "state", asdict(after))
+    step.set(combatant, "state", FighterState(after).to_json())
     return step.commit({"name": combatant.character.name, "stance": stance})
 
 

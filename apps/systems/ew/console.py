@@ -16,6 +16,7 @@ from apps.rules import ew
 
 from .combat import AttackChoice, plan_attack, stances_left
 from .forms import EwAttackForm, EwTestForm
+from .state import FighterState
 
 
 def fighter_row(combatant: Combatant, house: ew.EwHouseRules) -> tuple[list[Bar], list[str]]:
@@ -29,14 +30,15 @@ def fighter_row(combatant: Combatant, house: ew.EwHouseRules) -> tuple[list[Bar]
     notes = []
     if pools.wound_malus:
         notes.append(_("malus %(malus)s") % {"malus": pools.wound_malus})
-    state = combatant.state or {}
-    if state.get("stance") == ew.TOTAL_ATTACK:
+    actions = FighterState.of(combatant).actions
+    if actions.stance == ew.TOTAL_ATTACK:
         notes.append(_("attaque totale"))
-    elif state.get("stance") == ew.TOTAL_DEFENCE:
+    elif actions.stance == ew.TOTAL_DEFENCE:
         notes.append(_("défense totale"))
-    actions = state.get("attacks", 0), state.get("defences", 0)
-    if any(actions):
-        notes.append(_("%(a)s att. / %(d)s déf. ce round") % {"a": actions[0], "d": actions[1]})
+    if actions.attacks or actions.defences:
+        notes.append(
+            _("%(a)s att. / %(d)s déf. ce round") % {"a": actions.attacks, "d": actions.defences}
+        )
     return bars, notes
 
 

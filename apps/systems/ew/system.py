@@ -3,8 +3,6 @@ modules of this folder and the rules engine (``apps.rules.ew``)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from django.db.models import Prefetch
 
 from apps.characters.models import EwSheet, EwSpecialtyRank
@@ -12,6 +10,7 @@ from apps.rules import ew
 from apps.systems.base import GameSystem, InitiativeResult
 
 from . import console, log, urls
+from .state import FighterState
 
 
 def _pools(combatant) -> ew.EwPools:
@@ -65,7 +64,7 @@ class EwSystem(GameSystem):
         return True
 
     def fresh_state(self) -> dict:
-        return asdict(ew.RoundActions())
+        return FighterState().to_json()
 
     def begin_round(self, step, combatants) -> None:
         """Each round's actions (attacks, defences, stance) start afresh."""

@@ -1,0 +1,220 @@
+"""What the Aethoria console shows around its forms: which forms the acting combatant gets,
+the default odds, severe effects to decide, prepared actions to fire, and the roll fatigue
+dice may still be added to."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from apps.encounters.models import Combatant, Encounter
+from apps.encounters.steps import EncounterError
+from apps.rules import aethoria
+
+from .attack import AttackChoice, plan_attack
+from .effects import pending_effects
+from .fatigue import (
+    attack_fatigue_candidate,
+    fatigue_after_candidate,
+)
+from .forms import (
+    AethoriaAttackFatigueForm,
+    AethoriaAttackForm,
+    AethoriaFatigueForm,
+    AethoriaSpecialForm,
+    AethoriaSpellForm,
+    AethoriaTestForm,
+)
+from .magic import SpellChoice, plan_spell
+from .specials import fired_kind, has_fired
+from .state import PREPARED_SPELL
+from .turns import aethoria_turn_state
+
+
+def fired_combatant(encounter: Encounter, combatants: list[Combatant]) -> Combatant | None:
+    return next((c for c in combatants if has_fired(encounter, c)), None)
+
+
+def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: bool) -> None:
+    """Add the unbound forms the console shows for the acting combatant (kept if bound).
+    The test form lists every fighter's skills: it is built only when its panel is open
+    (``test_panel``; htmx otherwise loads it when the GM opens the panel)."""
+    initial = {"version": encounter.version}
+    if test_panel:
+        forms.setdefault(
+            "aethoria_test",
+            AethoriaTestForm(
+                initial=initial, encounter=encounter, combatants=combatants, acting=acting
+            ),
+        )
+    fired = fired_combatant(encounter, combatants)
+    if fired is not None and fired_kind(fired) == PREPARED_SPELL:
+        forms.setdefault(
+            "aethoria_fired_spell",
+            AethoriaSpellForm(
+                initial=initial,
+                encounter=encounter,
+                caster=fired,
+                combatants=combatants,
+                fired=True,
+            ),
+        )
+    elif fired is not None and len(combatants) > 1:
+        forms.setdefault(
+            "aethoria_fired_attack",
+            AethoriaAttackForm(
+                initial=initial,
+                encounter=encounter,
+                attacker=fired,
+                combatants=combatants,
+                fired=True,
+            ),
+        )
+    forms["aethoria_panel"] = AethoriaPanel(encounter, combatants, forms)
+    if acting is None or aethoria_turn_state(acting).acted:
+        # One action per turn: once it has acted, only the next turn (or a test) remains.
+        return
+    if len(combatants) > 1:
+        forms.setdefault(
+            "aethoria_attack",
+            AethoriaAttackForm(
+                initial=initial, encounter=encounter, attacker=acting, combatants=combatants
+            ),
+        )
+    forms.setdefault(
+        "aethoria_special",
+        AethoriaSpecialForm(initial=initial, acting=acting, combatants=combatants),
+    )
+    if acting.character.aethoria.magic_type == aethoria.DOUE:
+        forms.setdefault(
+            "aethoria_spell",
+            AethoriaSpellForm(
+                initial=initial, encounter=encounter, caster=acting, combatants=combatants
+            ),
+        )
+
+
+def default_attack_plan(form: AethoriaAttackForm):
+    """The odds of an unbound attack form as first shown: its target, first weapon, no
+    defence."""
+    weapon = next(iter(form.fields["weapon"].choices), None)
+    if form.target_id is None or weapon is None:
+        return None
+    try:
+        return plan_attack(
+            form.encounter,
+            AttackChoice(attacker_id=form.acting.pk, target_id=form.target_id, weapon_id=weapon[0]),
+            form.combatants,
+        )
+    except EncounterError:
+        return None
+
+
+RECENT_STEPS = 40
+
+
+class AethoriaPanel:
+    """What the Aethoria actions show besides the forms: default odds, severe effects to
+    decide, prepared actions to fire, the roll fatigue dice may still be added to.
+
+    Carried in ``forms`` (the hook console_context gives this module); its lookups are lazy
+    and run at most once, in one query for the recent steps."""
+
+    def __init__(self, encounter: Encounter, combatants: list[Combatant], forms: dict):
+        self.encounter = encounter
+        self.combatants = combatants
+        self.forms = forms
+
+    @cached_property
+    def recent(self) -> list:
+        return list(
+            self.encounter.events.filter(undone=False)
+            .exclude(kind__in=("undo", "redo"))
+            .order_by("-sequence")[:RECENT_STEPS]
+        )
+
+    @cached_property
+    def pending_effects(self) -> list[dict]:
+        return pending_effects(self.recent)
+
+    @cached_property
+    def fatigue_roll(self):
+        return fatigue_after_candidate(self.encounter, self.recent[:1])
+
+    @cached_property
+    def fatigue_form(self) -> AethoriaFatigueForm | None:
+        """The card adding fatigue dice to the last test or spell (kept if refused)."""
+        if self.fatigue_roll is None:
+            return None
+        initial = {"version": self.encounter.version, "event": self.fatigue_roll.pk}
+        return self.forms.get("aethoria_fatigue") or AethoriaFatigueForm(initial=initial)
+
+    @cached_property
+    def attack_fatigue(self) -> AethoriaAttackFatigueForm | None:
+        """The card adding fatigue dice to a roll of the last attack, while one still can
+        take them (kept if refused)."""
+        if "aethoria_attack_fatigue" in self.forms:
+            return self.forms["aethoria_attack_fatigue"]
+        event = attack_fatigue_candidate(next(iter(self.recent), None))
+        if event is None:
+            return None
+        form = AethoriaAttackFatigueForm(initial={"version": self.encounter.version}, event=event)
+        return form if form.options else None
+
+    @cached_property
+    def prepared(self) -> list[Combatant]:
+        return [c for c in self.combatants if aethoria_turn_state(c).prepared]
+
+    @cached_property
+    def aiming(self) -> list[tuple[Combatant, str]]:
+        """Who watches whom (Viser), for the "out of reach" button."""
+        names = {c.pk: c.character.name for c in self.combatants}
+        aims = [(c, aethoria_turn_state(c).aim_target) for c in self.combatants]
+        return [(c, names.get(aim, "")) for c, aim in aims if aim is not None]
+
+    def _plan(self, key: str):
+        form = self.forms.get(key)
+        if form is None:
+            return None
+        if form.is_bound:
+            return form.plan if form.is_valid() else None
+        return default_attack_plan(form)
+
+    @cached_property
+    def attack_plan(self):
+        return self._plan("aethoria_attack")
+
+    @cached_property
+    def fired_plan(self):
+        return self._plan("aethoria_fired_attack")
+
+    @cached_property
+    def fired_spell_plan(self):
+        return self._spell_plan("aethoria_fired_spell")
+
+    @cached_property
+    def test_plan(self):
+        form = self.forms.get("aethoria_test")
+        if form is None:
+            return None
+        if form.is_bound:
+            return form.plan if form.is_valid() else None
+        return form.initial_plan()
+
+    @cached_property
+    def spell_plan(self):
+        return self._spell_plan("aethoria_spell")
+
+    def _spell_plan(self, key: str):
+        form = self.forms.get(key)
+        if form is None:
+            return None
+        if form.is_bound:
+            return form.plan if form.is_valid() else None
+        try:
+            return plan_spell(
+                self.encounter,
+                SpellChoice(caster_id=form.caster.pk, invested=form.fields["invested"].initial),
+                self.combatants,
+            )
+        except EncounterError:
+            return None
