@@ -147,21 +147,27 @@ def blow_odds(
     location takes the shot on the obstacle: 0 damage)."""
     mixed: dict[int, Fraction] = {}
     lands = Fraction(0)
+    # The odds differ between locations only by their RD: computed once per distinct RD
+    # (two to four of them against twelve locations).
+    by_rd: dict[int, aethoria.AttackOdds] = {}
     for location, chance in locations.items():
         if not chance:
             continue
-        odds = aethoria.attack_odds(
-            attack_dice=attack_dice,
-            attack_threshold=attack_threshold,
-            defence_dice=defence.spec.dice + defence_extra if defence else 0,
-            defence_threshold=defence.spec.threshold if defence else aethoria.DODGE_THRESHOLD,
-            weapon_dice=damage.dice + damage_extra,
-            fixed=damage.fixed,
-            force=damage.threshold,
-            rd=rd.get(location, 0),
-            convert_extra_successes=convert,
-            ones_always_succeed=house.ones_always_succeed,
-        )
+        location_rd = rd.get(location, 0)
+        if location_rd not in by_rd:
+            by_rd[location_rd] = aethoria.attack_odds(
+                attack_dice=attack_dice,
+                attack_threshold=attack_threshold,
+                defence_dice=defence.spec.dice + defence_extra if defence else 0,
+                defence_threshold=defence.spec.threshold if defence else aethoria.DODGE_THRESHOLD,
+                weapon_dice=damage.dice + damage_extra,
+                fixed=damage.fixed,
+                force=damage.threshold,
+                rd=location_rd,
+                convert_extra_successes=convert,
+                ones_always_succeed=house.ones_always_succeed,
+            )
+        odds = by_rd[location_rd]
         lands = odds.lands
         dist = {0: Fraction(1)} if location in covered else odds.damage
         for value, p in dist.items():

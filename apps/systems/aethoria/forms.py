@@ -120,9 +120,12 @@ def _difficulty_field():
 class PlanForm(VersionForm):
     """A form whose clean() builds the plan of the action (odds included)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, with_plan: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.plan = None
+        # A form posted to make the step: the step plans under its lock and puts its
+        # refusals next to the same fields, so planning here too would be done twice.
+        self.with_plan = with_plan
 
     def make_plan(self):  # pragma: no cover - overridden
         raise NotImplementedError
@@ -134,7 +137,7 @@ class PlanForm(VersionForm):
         cleaned = super().clean()
         self.plan = None
         self.check_actor(cleaned)
-        if self.errors:
+        if self.errors or not self.with_plan:
             return cleaned
         try:
             self.plan = self.make_plan()

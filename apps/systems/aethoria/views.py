@@ -97,13 +97,18 @@ def _odds(request, partial: str, form) -> TemplateResponse:
 
 
 def _attack_form(
-    encounter: Encounter, data, refresh: bool = False
+    encounter: Encounter, data, refresh: bool = False, with_plan: bool = True
 ) -> tuple[str, AethoriaAttackForm | None]:
     """The acting combatant's attack form, or the one of a combatant firing its prepared
     action when the data names it."""
     combatants, acting = _people(encounter)
     fired = fired_combatant(encounter, combatants)
-    options = {"encounter": encounter, "combatants": combatants, "refresh": refresh}
+    options = {
+        "encounter": encounter,
+        "combatants": combatants,
+        "refresh": refresh,
+        "with_plan": with_plan,
+    }
     if fired is not None and data is not None and data.get("attacker") == str(fired.pk):
         form = AethoriaAttackForm(data, attacker=fired, fired=True, **options)
         return "aethoria_fired_attack", form
@@ -130,7 +135,7 @@ def aethoria_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> Templat
 def aethoria_attack(request: HtmxHttpRequest, encounter_id: int):
     """Melee, ranged, cibler or attaque double, by the acting (or firing) combatant."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    key, form = _attack_form(encounter, request.POST)
+    key, form = _attack_form(encounter, request.POST, with_plan=False)  # the step plans
     return _act(
         request,
         encounter,
