@@ -174,3 +174,54 @@ def test_the_acting_fighter_is_the_one_whose_position_is_the_turn():
         assert acting.position == encounter.turn
         services.encounter_next_turn(encounter_id=encounter.pk, version=None, by=gm)
         encounter.refresh_from_db()
+
+
+CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+
+
+def step_queries(client, name: str, encounter, data: dict) -> int:
+    """The queries of one console step besides transaction control."""
+    data = {"version": Encounter.objects.get(pk=encounter.pk).version, **data}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            reverse(f"encounters:{name}", args=[encounter.pk]), data, HTTP_HX_REQUEST="true"
+        )
+    assert response.status_code == 200 and "field-error" not in response.text
+    return sum(1 for q in queries.captured_queries if not q["sql"].startswith(CONTROL))
+
+
+def _stance(encounter) -> dict:
+    acting = encounter.combatants.order_by("position").first()
+    return {"combatant": acting.pk, "stance": "total_attack"}
+
+
+def _test(encounter) -> dict:
+    acting = encounter.combatants.order_by("position").first()
+    return {"combatant": acting.pk, "na_source": "phy", "nd": 5, "modifier": 0, "face": 3}
+
+
+# Pinned as they stand (the attack's path is the one made light, above): the user, the
+# access read, the lock, the fight's rows, the step's writes and what the answer reads.
+@pytest.mark.parametrize(
+    ("name", "data", "expected"),
+    [
+        ("next_turn", dict, 14),
+        ("ew_stance", _stance, 12),
+        ("ew_test", _test, 13),
+    ],
+)
+@pytest.mark.parametrize(("combatants", "log_lines"), [(3, 5), (20, 500)])
+def test_other_steps_query_counts_are_pinned(client, name, data, expected, combatants, log_lines):
+    encounter, gm, _ = fight(combatants=combatants, log_lines=log_lines)
+    client.force_login(gm)
+    payload = data(encounter) if data is not dict else {}
+    assert step_queries(client, name, encounter, payload) == expected
+
+
+@pytest.mark.parametrize(("combatants", "log_lines"), [(3, 5), (20, 500)])
+def test_undo_and_redo_query_counts_are_pinned(client, combatants, log_lines):
+    encounter, gm, _ = fight(combatants=combatants, log_lines=log_lines)
+    client.force_login(gm)
+    assert step_queries(client, "ew_attack", encounter, attack_data(encounter)) == 6
+    assert step_queries(client, "undo", encounter, {}) == 19
+    assert step_queries(client, "redo", encounter, {}) == 23

@@ -17,16 +17,17 @@ from django.utils.translation import gettext
 from apps.core.refusals import rules_message
 from apps.encounters.fighters import is_dead, is_out
 from apps.encounters.models import Combatant, Encounter, Event, Status
-from apps.encounters.services import _combatants
+from apps.encounters.services import prefetch_gear
 from apps.encounters.steps import (
     EncounterError,
+    Fight,
     Step,
-    lock_and_refresh_pools,
-    lock_encounter,
+    lock_fight,
     require_status,
 )
 from apps.rules import aethoria
 from apps.rules.errors import RulesError
+from apps.systems import get_system
 
 from .defences import NO_DEFENCE, PARRY, DefencePlan, held_items, plan_defence
 from .dice import DiceBag, roll_json, set_pools
@@ -41,7 +42,7 @@ from .fighters import (
     turn_state_after,
     weapon_of,
 )
-from .specials import check_actor, has_fired, without_fired
+from .specials import has_fired, without_fired
 from .state import PREPARED_ATTACK
 from .turns import aethoria_turn_state
 
@@ -437,21 +438,26 @@ def aethoria_attack(
     by,
     choice: AttackChoice,
     faces: tuple[BlowFaces, ...] = (),
-    combatants: list[Combatant] | None = None,
 ) -> Event:
     """The acting combatant (or one firing its prepared action) attacks: attack roll and hit
-    location, the defender's roll, net successes, damage against the location's RD, PV.
+    location, the defender's roll, net successes, damage against the location's RD, PV."""
+    fighters = (choice.attacker_id, choice.target_id)
+    fight = lock_fight(encounter_id, fighters, system=get_system("aethoria"), version=version)
+    if fight is None:
+        raise EncounterError(gettext("Ce combattant ne fait pas partie de la rencontre."))
+    return aethoria_attack_step(fight, by=by, choice=choice, faces=faces)
 
-    ``combatants`` may be the fight as the console's form loaded it (as for an EW attack):
-    the two fighters' pools are read again under the lock, and the list is updated in place.
-    """
-    # Only the two fighters involved are locked (and read again): the others are not touched.
-    encounter = lock_encounter(encounter_id, version, fighters=False)
+
+def aethoria_attack_step(
+    fight: Fight, *, by, choice: AttackChoice, faces: tuple[BlowFaces, ...] = ()
+) -> Event:
+    """``aethoria_attack`` on a fight already locked with its two fighters (``lock_fight``),
+    in the caller's transaction: the gear of those two only is read."""
+    encounter = fight.encounter
     require_status(encounter, Status.RUNNING)
-    if combatants is None:
-        combatants = _combatants(encounter)
-    lock_and_refresh_pools(encounter, combatants, choice.attacker_id, choice.target_id)
-    check_actor(encounter, combatants, choice.attacker_id)
+    _check_attacker(fight, choice.attacker_id)
+    combatants = list(fight.fighters.values())
+    prefetch_gear(encounter, combatants)
     plan = plan_attack(encounter, choice, combatants)
     house = encounter.campaign.house()
     attacker, target = plan.attacker, plan.target
@@ -515,6 +521,16 @@ def aethoria_attack(
             "out": result.out,
         }
     )
+
+
+def _check_attacker(fight: Fight, attacker_id: int) -> None:
+    """The acting combatant, or one whose prepared attack was just fired."""
+    if fight.acting is not None and fight.acting.pk == attacker_id:
+        return
+    fired = fight.fighters.get(attacker_id)
+    if fired is not None and has_fired(fight.encounter, fired, PREPARED_ATTACK):
+        return
+    raise EncounterError(gettext("Ce n'est pas son tour d'agir."), "attacker")
 
 
 def _check_no_defence_faces(plan: AttackPlan, faces: tuple[BlowFaces, ...]) -> None:

@@ -227,9 +227,9 @@ class AethoriaAttackForm(PlanForm):
     def __init__(
         self,
         *args,
-        encounter: Encounter,
-        attacker: Combatant,
-        combatants: list[Combatant],
+        encounter: Encounter | None = None,
+        attacker: Combatant | None = None,
+        combatants: list[Combatant] | None = None,
         fired: bool = False,
         refresh: bool = False,
         **kwargs,
@@ -241,6 +241,9 @@ class AethoriaAttackForm(PlanForm):
         self.acting = attacker
         self.combatants = combatants
         self.fired = fired
+        if combatants is None:
+            self._posted_ids_only()
+            return
         self.fields["attacker"].initial = attacker.pk
         others = [c for c in combatants if c.pk != attacker.pk]
         self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
@@ -281,6 +284,19 @@ class AethoriaAttackForm(PlanForm):
         self.fields["parry_with2"].choices = items
         if refresh:
             self._forget_other_targets_items(items)
+
+    def _posted_ids_only(self) -> None:
+        """The attack as posted, without the fight: the ids and items are read as plain
+        values, and the step checks them against the fight (the fighters it locks, the gear
+        on their sheets, the campaign's range bands). No choice list is built, no query
+        made; a refused attack is shown again in the form built with its lists."""
+        self.with_plan = False
+        for name in ("target", "weapon", "second_weapon"):
+            field = self.fields[name]
+            self.fields[name] = forms.IntegerField(label=field.label, required=field.required)
+        for name in ("range_band", "parry_with", "parry_with2"):
+            field = self.fields[name]
+            self.fields[name] = forms.CharField(label=field.label, required=False)
 
     def _parry_items(self, target: Combatant | None) -> list[tuple[str, str]]:
         """What the chosen target can parry with: its weapons that parry, its shield."""
@@ -353,7 +369,7 @@ class AethoriaAttackForm(PlanForm):
         )
 
     def check_actor(self, cleaned: dict) -> None:
-        if cleaned.get("attacker") not in (None, self.acting.pk):
+        if self.acting is not None and cleaned.get("attacker") not in (None, self.acting.pk):
             self.add_error(None, _("Ce n'est pas son tour d'agir."))
 
     def make_plan(self):
