@@ -90,6 +90,7 @@ GM_ONLY = {
     "characters:edit",
     "characters:rest",
     "characters:reveal",
+    "characters:assign",
     "characters:npc_copy",
     "characters:delete",
     "characters:xp_undo",

@@ -9,11 +9,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.refusals import rules_message
-from apps.rules import aethoria, ew
+from apps.rules import ew
 from apps.rules.errors import RulesError
+from apps.systems import system_of
 
 from . import transfer
-from .models import Campaign, System
+from .models import Campaign
 
 
 class CampaignForm(forms.ModelForm):
@@ -168,9 +169,7 @@ class HouseRulesForm(forms.Form):
     def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
-        self.rules_class = (
-            ew.EwHouseRules if campaign.system == System.EW else (aethoria.AethoriaHouseRules)
-        )
+        self.rules_class = system_of(campaign).house_rules_class
         current = campaign.house()
         self.kinds: dict[str, str] = {}
         for field in dataclasses.fields(self.rules_class):

@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from apps.rules import aethoria, ew
+from apps.systems import get_system, system_choices
 
 # No 0/O, 1/I/L: a code read aloud across the table or typed on a phone must not be misread.
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -18,11 +18,6 @@ INVITE_LENGTH = 8
 
 def new_invite_code() -> str:
     return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
-
-
-class System(models.TextChoices):
-    EW = "ew", "EW-System"
-    AETHORIA = "aethoria", "Aethoria"
 
 
 class Role(models.TextChoices):
@@ -38,7 +33,8 @@ class CampaignQuerySet(models.QuerySet):
 
 class Campaign(models.Model):
     name = models.CharField(_("nom"), max_length=120)
-    system = models.CharField(_("système"), max_length=16, choices=System.choices)
+    # The code of a registered game system (apps/systems/__init__.py).
+    system = models.CharField(_("système"), max_length=16, choices=system_choices)
     description = models.TextField(_("description"), blank=True)
     invite_code = models.CharField(
         _("code d'invitation"), max_length=16, unique=True, default=new_invite_code
@@ -59,16 +55,11 @@ class Campaign(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    @property
-    def is_ew(self) -> bool:
-        return self.system == System.EW
-
-    def house(self) -> ew.EwHouseRules | aethoria.AethoriaHouseRules:
+    def house(self):
         """The campaign's house rules as the rules engine's dataclass (defaults filled in)."""
-        rules_class = ew.EwHouseRules if self.is_ew else aethoria.AethoriaHouseRules
-        return rules_class.from_dict(self.house_rules)
+        return get_system(self.system).house_rules_class.from_dict(self.house_rules)
 
-    def set_house_rules(self, house: ew.EwHouseRules | aethoria.AethoriaHouseRules) -> None:
+    def set_house_rules(self, house) -> None:
         self.house_rules = house.to_dict()
         self.save(update_fields=["house_rules"])
 

@@ -8,30 +8,15 @@ from django.utils.translation import gettext as _
 from apps.accounts.forms import SignupForm
 from apps.accounts.models import User
 from apps.accounts.services import reset_link_create
-from apps.rules import aethoria, ew
+from apps.systems import get_system
 
-from .models import Campaign, LogEntry, LogKind, Membership, Role, System
-
-
-def default_grid() -> tuple[tuple[int, ...], ...] | None:
-    """The compendium's default resolution grid, or None when it is the formula's."""
-    from apps.compendium.models import EwResolutionTable
-
-    table = ew.ResolutionTable.from_grid(EwResolutionTable.default_grid())
-    return None if table.is_default() else table.grid
-
-
-def default_house_rules(system: str) -> ew.EwHouseRules | aethoria.AethoriaHouseRules:
-    """The rules pages' defaults; an EW campaign copies the admin's default resolution grid."""
-    if system == System.EW:
-        return ew.EwHouseRules(resolution_grid=default_grid())
-    return aethoria.AethoriaHouseRules()
+from .models import Campaign, LogEntry, LogKind, Membership, Role
 
 
 @transaction.atomic
 def campaign_create(*, name: str, system: str, gm: User, description: str = "") -> Campaign:
     """A new campaign of one system, with default house rules and its creator as GM."""
-    house = default_house_rules(system)
+    house = get_system(system).default_house_rules()
     campaign = Campaign.objects.create(
         name=name, system=system, description=description, house_rules=house.to_dict()
     )
@@ -86,9 +71,7 @@ def member_reset_link_create(*, membership: Membership, by: User) -> str:
 
 
 @transaction.atomic
-def campaign_house_rules_set(
-    *, campaign: Campaign, house: ew.EwHouseRules | aethoria.AethoriaHouseRules
-) -> None:
+def campaign_house_rules_set(*, campaign: Campaign, house) -> None:
     """Store new house rules; every open screen recomputes with them."""
     campaign.set_house_rules(house)
     campaign.touch()

@@ -23,6 +23,7 @@ from apps.accounts.forms import SignupForm
 from apps.accounts.views import MODEL_BACKEND, LoginView
 from apps.core.http import HtmxHttpRequest, too_many_requests
 from apps.core.live import answer_check
+from apps.systems import system_of
 
 from . import services, transfer
 from .access import get_campaign_for_user
@@ -340,14 +341,19 @@ def campaign_house_rules(request: HtmxHttpRequest, campaign_id: int) -> HttpResp
     template = "campaigns/house_rules.html"
     if request.htmx:
         template += "#house-rules-form"
-    return TemplateResponse(request, template, {"campaign": campaign, "form": form})
+    context = {
+        "campaign": campaign,
+        "form": form,
+        "has_grid": system_of(campaign).has_resolution_grid,
+    }
+    return TemplateResponse(request, template, context)
 
 
 @require_http_methods(["GET", "POST"])
 def campaign_grid(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """EW only: the resolution table, one editable cell per NA × ND."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
-    if not campaign.is_ew:
+    if not system_of(campaign).has_resolution_grid:
         return redirect("campaigns:house_rules", campaign.pk)
     form = ResolutionGridForm(request.POST or None, campaign=campaign)
     if request.method == "POST" and form.is_valid():
@@ -367,10 +373,12 @@ def campaign_grid(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
 def campaign_grid_reset(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """Back to the default grid (the admin's default table, else the formula's)."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
-    if not campaign.is_ew:
+    system = system_of(campaign)
+    if not system.has_resolution_grid:
         messages.error(request, _("Seul EW-System a une table de résolution."))
         return redirect("campaigns:house_rules", campaign.pk)
-    house = dataclasses.replace(campaign.house(), resolution_grid=services.default_grid())
+    default = system.default_house_rules().resolution_grid
+    house = dataclasses.replace(campaign.house(), resolution_grid=default)
     services.campaign_house_rules_set(campaign=campaign, house=house)
     messages.success(request, _("Table de résolution remise par défaut."))
     return redirect("campaigns:grid", campaign.pk)

@@ -8,6 +8,7 @@ from django.http import Http404
 
 from apps.campaigns.models import Role
 from apps.core.http import HtmxHttpRequest
+from apps.systems import all_systems
 
 from .models import Character
 
@@ -23,9 +24,7 @@ def get_character_for_user(
     """
     character = (
         Character.objects.with_sheets()
-        .select_related(
-            "ew__archetype", "ew__armour", "aethoria__domain", "aethoria__god", "aethoria__shield"
-        )
+        .select_related(*(name for system in all_systems() for name in system.sheet_relations))
         .filter(pk=character_id, campaign__memberships__user=request.user)
         .annotate(viewer_role=F("campaign__memberships__role"))
         .first()

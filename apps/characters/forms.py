@@ -7,7 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.campaigns.models import Campaign
+from apps.accounts.models import User
+from apps.campaigns.models import Campaign, Role
 from apps.compendium import models as compendium
 from apps.core.refusals import rules_message
 from apps.rules import aethoria, ew
@@ -50,6 +51,11 @@ class CreationForm(forms.Form):
         if problem_field in self.fields or problem_field in self.group_slots:
             return problem_field
         return None
+
+    def options_changed(self) -> bool:
+        """Whether a choice that sets the other options changed as the user typed (the live
+        check then redraws those options); none by default."""
+        return False
 
     def add_problems(self, problems) -> None:
         for problem in problems:
@@ -135,6 +141,10 @@ class EwCreationForm(CreationForm):
     armour = forms.ModelChoiceField(
         label=_("Armure"), queryset=compendium.EwArmour.objects.none(), required=False
     )
+
+    def options_changed(self) -> bool:
+        """The archetype sets which aptitudes may be chosen: a new one redraws them."""
+        return self.data.get("aptitudes_for", "") != self.data.get("archetype", "")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -411,6 +421,27 @@ class NotesForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if not is_gm:
             del self.fields["gm_notes"]  # the GM's private notes never reach a player
+
+
+class AssignForm(forms.Form):
+    """The GM gives a PC to one of the campaign's players (an imported PC has none)."""
+
+    player = forms.ModelChoiceField(
+        label=_("Joueur"),
+        queryset=User.objects.none(),
+        empty_label=None,
+        error_messages={
+            "required": _("Choisissez un joueur de la campagne."),
+            "invalid_choice": _("Ce joueur n'est pas dans la campagne."),
+        },
+    )
+
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = User.objects.filter(
+            memberships__campaign=campaign, memberships__role=Role.PLAYER
+        ).order_by("first_name", "username")
+        self.fields["player"].label_from_instance = lambda user: user.display_name
 
 
 class RestForm(forms.Form):

@@ -8,13 +8,14 @@ maxima, natural defence...) are never stored: the rules engine computes them.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import F, Q, Sum, Value
 from django.db.models.functions import Coalesce
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.rules import aethoria, ew
+from apps.systems import all_systems, system_of
 
 from .bars import Bar
 
@@ -39,8 +40,9 @@ class CharacterQuerySet(models.QuerySet):
         return self.filter(is_template=False)
 
     def with_sheets(self) -> CharacterQuerySet:
-        """Load both systems' sheets in the same query (the absent one is simply None)."""
-        return self.select_related("campaign", "owner", "ew", "aethoria")
+        """Load every system's sheet in the same query (the absent ones are simply None)."""
+        names = [system.sheet_name for system in all_systems()]
+        return self.select_related("campaign", "owner", *names)
 
     def with_xp(self) -> CharacterQuerySet:
         """Annotate ``xp``: the balance of each character's ledger, in the same query."""
@@ -62,7 +64,8 @@ class Character(models.Model):
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="characters"
     )
     kind = models.CharField(_("type"), max_length=8, choices=Kind.choices, default=Kind.PC)
-    # The player who owns a PC; NPCs belong to the GM and have no owner.
+    # The player who owns a PC; NPCs belong to the GM and have no owner. A PC may have none
+    # for a while: imported with its player not (yet) in the campaign, until the GM assigns it.
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -90,9 +93,8 @@ class Character(models.Model):
         ordering = ["kind", "name", "pk"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(kind="pc", owner__isnull=False, is_template=False)
-                | Q(kind="npc", owner__isnull=True),
-                name="pc_has_owner_npc_has_none",
+                condition=Q(kind="pc", is_template=False) | Q(kind="npc", owner__isnull=True),
+                name="pc_no_template_npc_no_owner",
             )
         ]
 
@@ -104,13 +106,17 @@ class Character(models.Model):
         return self.kind == Kind.PC
 
     @property
-    def sheet(self) -> EwSheet | AethoriaSheet | None:
+    def sheet(self) -> models.Model | None:
         """The sheet of the campaign's system (None only while it is being created)."""
-        name = "ew" if self.campaign.is_ew else "aethoria"
         try:
-            return getattr(self, name)
-        except (EwSheet.DoesNotExist, AethoriaSheet.DoesNotExist):
+            return getattr(self, system_of(self.campaign).sheet_name)
+        except ObjectDoesNotExist:
             return None
+
+    def assign_to(self, player) -> None:
+        """Give this PC to a player of its campaign (the GM hands an unowned one over)."""
+        self.owner = player
+        self.save(update_fields=["owner", "updated_at"])
 
     def xp_balance(self) -> int:
         """The ledger's sum (uses the ``with_xp`` annotation when the queryset made it)."""
@@ -121,58 +127,13 @@ class Character(models.Model):
     def pool_view(self, house) -> list[Bar]:
         """The pools as bars: label, value, maximum and the thresholds a <meter> needs."""
         sheet = self.sheet
-        if sheet is None:
-            return []
-        if self.campaign.is_ew:
-            pools = sheet.pools()
-            return [
-                Bar("superficial", _("Points superficiels"), pools.superficial, pools.pv),
-                Bar("lethal", _("Points létaux"), pools.lethal, pools.pv),
-                Bar("eclat", _("Points d'éclat"), sheet.eclat, sheet.eclat_max),
-            ]
-        pools = sheet.pools(house)
-        return [
-            Bar("pv", _("PV"), pools.pv, pools.pv_max),
-            Bar("physical", _("Fatigue physique"), pools.physical, pools.physical_max),
-            Bar("mental", _("Fatigue mentale"), pools.mental, pools.mental_max),
-        ]
+        return [] if sheet is None else system_of(self.campaign).pool_bars(sheet, house)
 
     def health(self, house) -> str:
         """The state in a word or two, for screens that must not show numbers (players see
         NPCs so) and as the sheet's headline: the same word everywhere, console included."""
         sheet = self.sheet
-        if sheet is None:
-            return ""
-        if self.campaign.is_ew:
-            return _ew_health(sheet.pools())
-        return _aethoria_health(sheet, house)
-
-
-def _ew_health(pools: ew.EwPools) -> str:
-    """The wound malus of the rules, in words; any damage at all is a scratch."""
-    if pools.dead:
-        return gettext("mort")
-    if pools.unconscious:
-        return gettext("inconscient")
-    if pools.wound_malus == ew.QUARTER_PV_MALUS:
-        return gettext("grièvement blessé")
-    if pools.wound_malus == ew.HALF_PV_MALUS:
-        return gettext("blessé")
-    untouched = pools.superficial == pools.lethal == pools.pv
-    return gettext("indemne") if untouched else gettext("égratigné")
-
-
-def _aethoria_health(sheet: AethoriaSheet, house) -> str:
-    """Aethoria has no wound malus: under half the PV maximum is a grave wound."""
-    state = aethoria.condition(sheet.pv, sheet.vitalite, house)
-    if state == aethoria.DEAD:
-        return gettext("mort")
-    if state == aethoria.OUT:
-        return gettext("hors de combat")
-    pv_max = sheet.derived(house).pv
-    if sheet.pv >= pv_max:
-        return gettext("indemne")
-    return gettext("grièvement blessé") if 2 * sheet.pv < pv_max else gettext("blessé")
+        return "" if sheet is None else system_of(self.campaign).health(sheet, house)
 
 
 # --- EW-System -------------------------------------------------------------------------------

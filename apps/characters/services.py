@@ -30,6 +30,7 @@ from apps.rules.errors import (
     InvalidSkillRank,
     RulesError,
 )
+from apps.systems import all_systems, system_of
 
 from .models import (
     AethoriaSheet,
@@ -181,32 +182,7 @@ class AethoriaChoices:
                 )
             except InvalidCharacteristic as error:
                 problems.append(ew.Problem(name, error.code, rules_message(error)))
-        if self.magic_type == MagicType.NONE:
-            if self.pouvoir not in (0, None):
-                problems.append(
-                    ew.Problem(
-                        "pouvoir",
-                        "not_a_mage",
-                        _("Seuls les mages (doués ou marqués) ont une valeur de Pouvoir."),
-                    )
-                )
-        else:
-            if self.magic_type == MagicType.MARQUE and self.god is not None:
-                self.pouvoir = self.god.pouvoir  # a marqué's Pouvoir is set by the god
-            try:
-                aethoria.check_characteristic(self.pouvoir, "pouvoir", exceptional=self.exceptional)
-            except InvalidCharacteristic as error:
-                problems.append(ew.Problem("pouvoir", error.code, rules_message(error)))
-            if self.magic_type == MagicType.DOUE and self.domain is None:
-                problems.append(
-                    ew.Problem(
-                        "domain", "required", _("Un doué a un domaine de magie : choisissez-le.")
-                    )
-                )
-            if self.magic_type == MagicType.MARQUE and self.god is None:
-                problems.append(
-                    ew.Problem("god", "required", _("Un marqué porte la marque d'un dieu."))
-                )
+        problems += self._magic_problems()
         for index, (skill, rank) in enumerate(self.skills):
             try:
                 aethoria.check_skill_rank(rank, f"skills.{index}")
@@ -216,6 +192,29 @@ class AethoriaChoices:
                         f"skill_{skill.pk}", error.code, f"{skill.name} : {rules_message(error)}"
                     )
                 )
+        return problems
+
+    def _magic_problems(self) -> list[ew.Problem]:
+        """A non-mage has no Pouvoir; a mage's is checked, a doué has a domain, a marqué a
+        god (whose Pouvoir is theirs)."""
+        if self.magic_type == MagicType.NONE:
+            if self.pouvoir in (0, None):
+                return []
+            message = _("Seuls les mages (doués ou marqués) ont une valeur de Pouvoir.")
+            return [ew.Problem("pouvoir", "not_a_mage", message)]
+        problems: list[ew.Problem] = []
+        if self.magic_type == MagicType.MARQUE and self.god is not None:
+            self.pouvoir = self.god.pouvoir  # a marqué's Pouvoir is set by the god
+        try:
+            aethoria.check_characteristic(self.pouvoir, "pouvoir", exceptional=self.exceptional)
+        except InvalidCharacteristic as error:
+            problems.append(ew.Problem("pouvoir", error.code, rules_message(error)))
+        if self.magic_type == MagicType.DOUE and self.domain is None:
+            message = _("Un doué a un domaine de magie : choisissez-le.")
+            problems.append(ew.Problem("domain", "required", message))
+        if self.magic_type == MagicType.MARQUE and self.god is None:
+            message = _("Un marqué porte la marque d'un dieu.")
+            problems.append(ew.Problem("god", "required", message))
         return problems
 
 
@@ -284,8 +283,8 @@ def npc_copy(*, template: Character, count: int = 1, name: str = "") -> list[Cha
     if template.is_pc:
         raise ValueError("Only NPCs are copied.")
     base = name or template.name
-    sheet_name = "ew" if template.campaign.is_ew else "aethoria"
-    source = getattr(template, sheet_name)
+    system = system_of(template.campaign)
+    source = getattr(template, system.sheet_name)
     existing = Character.objects.filter(
         campaign=template.campaign, name__startswith=base, is_template=False
     ).count()
@@ -304,25 +303,7 @@ def npc_copy(*, template: Character, count: int = 1, name: str = "") -> list[Cha
         sheet.character = copy
         sheet._state.adding = True
         sheet.save()
-        if sheet_name == "ew":
-            sheet.weapons.set(source.weapons.all())
-            sheet.traits.set(source.traits.all())
-            sheet.aptitudes.set(source.aptitudes.all())
-            EwSpecialtyRank.objects.bulk_create(
-                EwSpecialtyRank(sheet=sheet, specialty_id=r.specialty_id, level=r.level)
-                for r in source.specialties.all()
-            )
-            EwPowerRank.objects.bulk_create(
-                EwPowerRank(sheet=sheet, power_id=r.power_id, level=r.level)
-                for r in source.powers.all()
-            )
-        else:
-            sheet.weapons.set(source.weapons.all())
-            sheet.armour_pieces.set(source.armour_pieces.all())
-            AethoriaSkillRank.objects.bulk_create(
-                AethoriaSkillRank(sheet=sheet, skill_id=r.skill_id, rank=r.rank)
-                for r in source.skills.all()
-            )
+        system.copy_gear(source, sheet)
         copies.append(copy)
     template.campaign.touch()
     return copies
@@ -496,15 +477,14 @@ def _log(
     )
 
 
-# The sheet values a table action outside a fight may change, and its undo write back.
-POOL_FIELDS = {
-    EwSheet: ("superficial_left", "lethal_left", "eclat"),
-    AethoriaSheet: ("pv", "fatigue_physical", "fatigue_mental"),
-}
+def _pool_fields() -> dict[type, tuple[str, ...]]:
+    """The sheet values a table action outside a fight may change, and its undo writes back:
+    the pools a fight's summary compares (health, and éclat or fatigue), by sheet model."""
+    return {system.sheet_model(): system.summary_pool_fields for system in all_systems()}
 
 
-def _pools_of(sheet: EwSheet | AethoriaSheet) -> dict[str, int]:
-    return {name: getattr(sheet, name) for name in POOL_FIELDS[type(sheet)]}
+def _pools_of(sheet) -> dict[str, int]:
+    return {name: getattr(sheet, name) for name in _pool_fields()[type(sheet)]}
 
 
 def _changes(sheet: EwSheet | AethoriaSheet, before: dict[str, int]) -> list[dict]:
@@ -571,29 +551,10 @@ def character_rest(
     """The GM restores a character: PV pools to full (health) and éclat or fatigue (resources)."""
     _fights_follow([character.pk])
     house = character.campaign.house()
-    if character.campaign.is_ew:
-        sheet = EwSheet.objects.select_for_update().get(pk=character.pk)
-        before = _pools_of(sheet)
-        if health:
-            sheet.set_pools(ew.EwPools.full(ew.hit_points(sheet.phy)))
-        if resources:
-            sheet.eclat = sheet.eclat_max
-            sheet.save(update_fields=["eclat"])
-    else:
-        sheet = AethoriaSheet.objects.select_for_update().get(pk=character.pk)
-        before = _pools_of(sheet)
-        full = aethoria.AethoriaPools.full(sheet.derived(house))
-        current = sheet.pools(house)
-        sheet.set_pools(
-            aethoria.AethoriaPools(
-                full.pv_max,
-                full.pv if health else current.pv,
-                full.physical_max,
-                full.physical if resources else current.physical,
-                full.mental_max,
-                full.mental if resources else current.mental,
-            )
-        )
+    system = system_of(character.campaign)
+    sheet = system.sheet_model().objects.select_for_update().get(pk=character.pk)
+    before = _pools_of(sheet)
+    system.rest(sheet, house, health=health, resources=resources)
     text = _("%(name)s se repose.") % {"name": character.name}
     _log(character.campaign, text, by, changes=_changes(sheet, before))
     character.campaign.touch()
@@ -606,8 +567,6 @@ class UndoRefused(Exception):
         super().__init__(message)
         self.message = message
 
-
-SHEET_MODELS = {model._meta.label_lower: model for model in POOL_FIELDS}
 
 # How long the author of a spend or a rest may take it back from the sheet (a mis-tap);
 # later, only the GM can, from the session log.
@@ -639,9 +598,9 @@ def table_action_undo(*, entry: LogEntry, by: User) -> None:
         raise UndoRefused(_("Cette action est déjà annulée."))
     if not entry.changes:
         raise UndoRefused(_("Cette ligne du journal n'est pas une action à annuler."))
+    pool_fields = {model._meta.label_lower: fields for model, fields in _pool_fields().items()}
     for change in entry.changes:
-        model = SHEET_MODELS.get(change["model"])
-        if model is None or change["field"] not in POOL_FIELDS[model]:
+        if change["field"] not in pool_fields.get(change["model"], ()):
             raise UndoRefused(_("Cette ligne du journal n'est pas une action à annuler."))
     _fights_follow(change["pk"] for change in entry.changes)
     stale = changed_since(entry.changes, "before", lock=True)  # the sheets stay locked
@@ -824,7 +783,7 @@ def xp_spend(*, character: Character, improvement: Improvement, by: User) -> XpE
     other against the same ledger.
     """
     _fights_follow([character.pk])
-    if not character.campaign.is_ew:
+    if not system_of(character.campaign).spends_xp:
         raise InvalidImprovement(
             _("Les règles d'Aethoria ne fixent pas de coûts en XP : voyez avec le MJ."),
             field="improvement",

@@ -16,6 +16,7 @@ urlpatterns = [
     path("<int:character_id>/repos/", views.character_rest, name="rest"),
     path("<int:character_id>/notes/", views.character_notes, name="notes"),
     path("<int:character_id>/reveler/", views.character_reveal, name="reveal"),
+    path("<int:character_id>/joueur/", views.character_assign, name="assign"),
     path("<int:character_id>/copier/", views.npc_copy, name="npc_copy"),
     path("<int:character_id>/supprimer/", views.character_delete, name="delete"),
     path("<int:character_id>/xp/", views.xp_spend, name="xp_spend"),

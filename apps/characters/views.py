@@ -8,7 +8,6 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.campaigns.access import get_campaign_for_user
@@ -17,17 +16,15 @@ from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
 from apps.core.refusals import rules_message
 from apps.encounters.models import fight_to_follow
-from apps.rules import aethoria, ew
+from apps.rules import ew
 from apps.rules.errors import InvalidCreation, RulesError
+from apps.systems import system_of
 
 from . import services
 from .access import get_character_for_user, require_gm
 from .forms import (
-    AethoriaCreationForm,
-    AethoriaEditForm,
+    AssignForm,
     EclatSpendForm,
-    EwCreationForm,
-    EwEditForm,
     FatigueSpendForm,
     NotesForm,
     RestForm,
@@ -37,24 +34,6 @@ from .forms import (
 from .live import sheet_fingerprint
 from .models import Character, XpEntry, XpKind
 
-# The rules engine names the specialty levels in French (ew.SPECIALTY_LABELS); the sheet shows
-# them in the viewer's language.
-SPECIALTY_LEVEL_WORDS = {
-    "néophyte": gettext_lazy("néophyte"),
-    "entraîné": gettext_lazy("entraîné"),
-    "professionnel": gettext_lazy("professionnel"),
-    "éminent": gettext_lazy("éminent"),
-    "expert": gettext_lazy("expert"),
-    "sommité": gettext_lazy("sommité"),
-    "expert mondial": gettext_lazy("expert mondial"),
-}
-
-
-def _specialty_words(level: int) -> str:
-    label = ew.specialty_label(level)
-    return str(SPECIALTY_LEVEL_WORDS.get(label, label))
-
-
 # --- Creation ---------------------------------------------------------------------------------
 
 
@@ -62,9 +41,7 @@ def _live_check(request: HtmxHttpRequest, template: str, context: dict) -> Templ
     """The wizard's status as the user types: counters and every error slot, out of band."""
     context["form"].is_valid()
     context["oob"] = True
-    context["aptitudes_changed"] = context["campaign"].is_ew and request.POST.get(
-        "aptitudes_for", ""
-    ) != request.POST.get("archetype", "")
+    context["aptitudes_changed"] = context["form"].options_changed()
     return TemplateResponse(request, f"{template}#creation-status", context)
 
 
@@ -77,22 +54,17 @@ def character_create(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse
     """
     campaign = get_campaign_for_user(request, campaign_id)
     npc = campaign.role == Role.GM
-    form_class = EwCreationForm if campaign.is_ew else AethoriaCreationForm
-    form = form_class(request.POST or None, campaign=campaign, npc=npc)
-    template = "characters/create_ew.html" if campaign.is_ew else "characters/create_aethoria.html"
+    system = system_of(campaign)
+    form = system.creation_form(request.POST or None, campaign=campaign, npc=npc)
+    template = system.creation_template
     context = {"campaign": campaign, "form": form, "npc": npc, "step_titles": form.step_titles}
     if request.method == "POST" and request.POST.get("check"):
         return _live_check(request, template, context)
     if request.method == "POST" and form.is_valid():
-        create = (
-            services.character_create_ew if campaign.is_ew else services.character_create_aethoria
-        )
         try:
-            character = create(
+            character = system.character_create(
                 campaign=campaign,
-                name=form.cleaned_data["name"],
-                concept=form.cleaned_data["concept"],
-                choices=form.choices,
+                form=form,
                 owner=None if npc else request.user,
                 is_template=bool(form.cleaned_data.get("is_template")),
             )
@@ -113,9 +85,9 @@ def character_edit(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     character = get_character_for_user(request, character_id, write=True)
     require_gm(character)
     campaign = character.campaign
-    form_class = EwEditForm if campaign.is_ew else AethoriaEditForm
-    form = form_class(request.POST or None, character=character)
-    template = "characters/create_ew.html" if campaign.is_ew else "characters/create_aethoria.html"
+    system = system_of(campaign)
+    form = system.edit_form(request.POST or None, character=character)
+    template = system.creation_template
     context = {
         "campaign": campaign,
         "character": character,
@@ -128,17 +100,8 @@ def character_edit(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     if request.method == "POST" and request.POST.get("check"):
         return _live_check(request, template, context)
     if request.method == "POST" and form.is_valid():
-        update = (
-            services.character_update_ew if campaign.is_ew else services.character_update_aethoria
-        )
         try:
-            update(
-                character=character,
-                name=form.cleaned_data["name"],
-                concept=form.cleaned_data["concept"],
-                choices=form.choices,
-                by=request.user,
-            )
+            system.character_update(character=character, form=form, by=request.user)
         except InvalidCreation as error:  # the form checked the same rules: a race at most
             form.add_problems(error.problems)
         else:
@@ -155,9 +118,11 @@ def character_edit(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
 def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
     """Everything the sheet shows, computed by the engine, limited to what the viewer may see."""
     campaign = character.campaign
+    system = system_of(campaign)
     house = campaign.house()
     sheet = character.sheet
     context = {
+        "system": system,
         "character": character,
         "campaign": campaign,
         "sheet": sheet,
@@ -173,45 +138,17 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
     }
     if not character.full_view:
         return context
-    if campaign.is_ew:
-        derived = sheet.derived(house.rounding)
-        context.update(
-            derived=derived,
-            characteristics=[
-                (ew.CHARACTERISTIC_LABELS[name], getattr(sheet, name))
-                for name in ew.CHARACTERISTICS
-            ],
-            fields=[(name, getattr(derived, name)) for name in ew.FIELDS],
-            specialties=[
-                (rank, _specialty_words(rank.level))
-                for rank in sheet.specialties.select_related("specialty")
-            ],
-            powers=list(sheet.powers.select_related("power")),
-            traits=list(sheet.traits.all()),
-            aptitudes=list(sheet.aptitudes.all()),
-            weapons=list(sheet.weapons.all()),
-            wound_malus=sheet.pools().wound_malus,
-            eclat_form=EclatSpendForm(),
-        )
-    else:
-        derived = sheet.derived(house)
-        context.update(
-            derived=derived,
-            characteristics=[
-                (aethoria.CHARACTERISTIC_LABELS[name], getattr(sheet, name))
-                for name in services.AETHORIA_BASE_CHARACTERISTICS
-            ],
-            short_labels=True,
-            skills=list(sheet.skills.select_related("skill")),
-            weapons=list(sheet.weapons.all()),
-            armour_pieces=list(sheet.armour_pieces.prefetch_related("coverages")),
-            fatigue_form=FatigueSpendForm(),
-        )
+    context.update(system.sheet_context(sheet, house))
     entries = list(character.xp_entries.select_related("created_by", "cancelled_by"))
     context.update(
         xp_balance=sum(e.amount for e in entries),
         xp_entries=entries,
         rest_form=RestForm() if character.is_gm else None,
+        assign_form=(
+            AssignForm(campaign=campaign, initial={"player": character.owner_id})
+            if character.is_gm and character.is_pc
+            else None
+        ),
         own_undo=services.own_undoable(character, request.user),
         notes_form=NotesForm(instance=character, is_gm=character.is_gm),
     )
@@ -275,8 +212,8 @@ def _refused(request, character, form, form_name, error: RulesError, field: str)
 def eclat_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """EW: the owner (or the GM) spends a point d'éclat for a coup de pouce du destin."""
     character = get_character_for_user(request, character_id, write=True)
-    if not character.campaign.is_ew:
-        raise Http404("Points d'éclat are EW-System's.")
+    if "eclat" not in system_of(character.campaign).sheet_actions:
+        raise Http404("This system has no points d'éclat.")
     form = EclatSpendForm(request.POST)
     if not form.is_valid():
         return _sheet_response(request, character, "eclat_form", form)
@@ -306,8 +243,8 @@ def own_undo(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
 def fatigue_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """Aethoria: the owner (or the GM) pays 1 to 3 fatigue points for extra dice."""
     character = get_character_for_user(request, character_id, write=True)
-    if character.campaign.is_ew:
-        raise Http404("Fatigue dice are Aethoria's.")
+    if "fatigue" not in system_of(character.campaign).sheet_actions:
+        raise Http404("This system has no fatigue dice.")
     form = FatigueSpendForm(request.POST)
     if not form.is_valid():
         return _sheet_response(request, character, "fatigue_form", form)
@@ -359,6 +296,25 @@ def character_reveal(request: HtmxHttpRequest, character_id: int) -> HttpRespons
         character.save(update_fields=["revealed"])
         character.campaign.touch()
     return _sheet_response(request, character)
+
+
+@require_POST
+def character_assign(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The GM gives a PC to one of the campaign's players (an imported PC comes in unowned)."""
+    character = get_character_for_user(request, character_id, write=True)
+    require_gm(character)
+    if not character.is_pc:
+        raise Http404("Only a PC has a player.")
+    form = AssignForm(request.POST, campaign=character.campaign)
+    if form.is_valid():
+        character.assign_to(form.cleaned_data["player"])
+        character.campaign.touch()
+        messages.success(
+            request,
+            _("%(character)s est maintenant joué par %(player)s.")
+            % {"character": character.name, "player": form.cleaned_data["player"].display_name},
+        )
+    return _sheet_response(request, character, "assign_form", form)
 
 
 @require_POST
@@ -471,7 +427,7 @@ def spend_options(character: Character) -> list[tuple[str, str]]:
 def xp_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The owner buys an improvement with XP; limits and costs from the rules engine."""
     character = get_character_for_user(request, character_id, write=True)
-    if not character.campaign.is_ew:
+    if not system_of(character.campaign).spends_xp:
         messages.info(request, _("Les règles d'Aethoria ne fixent pas de coûts en XP."))
         return redirect("characters:detail", character.pk)
     form = XpSpendForm(request.POST or None, options=spend_options(character))

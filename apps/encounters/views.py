@@ -167,12 +167,10 @@ def _refused(request, encounter: Encounter, error: EncounterError, forms: dict |
     if not request.htmx:
         return redirect("encounters:console", encounter.pk)
     encounter.refresh_from_db()
-    return TemplateResponse(
-        request,
-        f"{CONSOLE}#console",
-        console_context(request, encounter, forms=forms),
-        status=status,
-    )
+    context = console_context(request, encounter, forms=forms)
+    # Also at the top of the actions panel, where the GM's eyes are (not only in the bar).
+    context["refusal"] = error.message
+    return TemplateResponse(request, f"{CONSOLE}#console", context, status=status)
 
 
 def _stale(request, encounter: Encounter) -> StaleVersion | None:
@@ -182,7 +180,7 @@ def _stale(request, encounter: Encounter) -> StaleVersion | None:
     if posted and posted != str(encounter.version):
         return StaleVersion(
             _(
-                "Quelqu'un a agi entre-temps : la console a été actualisée, "
+                "Quelqu'un a agi avant vous : la console a été actualisée, "
                 "vérifiez puis recommencez."
             )
         )

@@ -40,6 +40,17 @@ def all_systems() -> list[GameSystem]:
     return [get_system(code) for code in SYSTEMS]
 
 
+def system_choices() -> list[tuple[str, str]]:
+    """The campaign's ``system`` choices: every registered system (a callable, so that a
+    system registered later, as the tests' third one, is a choice too)."""
+    return [(system.code, system.label) for system in all_systems()]
+
+
+def sheet_models() -> list:
+    """Every system's sheet model (a character has the one of its campaign's system)."""
+    return [system.sheet_model() for system in all_systems()]
+
+
 def system_of_rules(house) -> GameSystem:
     """The system whose house rules ``house`` is (the engine's dataclass names its system)."""
     for system in all_systems():

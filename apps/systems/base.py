@@ -15,10 +15,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from django import forms
     from django.db import models
     from django.urls import URLPattern
 
+    from apps.campaigns.models import Campaign
     from apps.characters.bars import Bar
+    from apps.characters.models import Character
     from apps.encounters.models import Combatant, Encounter
     from apps.encounters.steps import Step
 
@@ -54,8 +57,75 @@ class GameSystem(ABC):
     kept_panel_offers: str | None = None
     # What the end-of-fight summary adds (from ``summary_extras``), if anything.
     summary_template: str | None = None
+    # The sheet's relations joined when a character is opened (its archetype...).
+    sheet_relations: tuple[str, ...] = ()
+    # The sheet page's sections of this system (characteristics, gear) and its spends block.
+    sheet_template: str
+    sheet_actions_template: str
+    # The sheet's own spends this system has ("eclat", "fatigue"): their routes answer 404
+    # on a sheet of a system without them.
+    sheet_actions: frozenset[str] = frozenset()
+    # Whether the rules price improvements in XP (the sheet then links the XP spend page).
+    spends_xp: bool = False
+    # Whether the house rules hold a NA × ND resolution grid (its editor then opens).
+    has_resolution_grid: bool = False
+    # The creation (and edit) wizard's page.
+    creation_template: str
+
+    # --- Campaigns --------------------------------------------------------------------------
+
+    @abstractmethod
+    def default_house_rules(self):
+        """A new campaign's house rules (the rules pages' defaults, as the engine's dataclass)."""
 
     # --- Characters -------------------------------------------------------------------------
+
+    @abstractmethod
+    def health(self, sheet, house) -> str:
+        """The state in a word or two (the same word on every screen)."""
+
+    @abstractmethod
+    def pool_bars(self, sheet, house) -> list[Bar]:
+        """The sheet's pools as bars (the sheet, the party, the console)."""
+
+    @abstractmethod
+    def sheet_context(self, sheet, house) -> dict[str, Any]:
+        """What the full sheet shows of this system (``sheet_template`` reads it); may set
+        ``subtitle`` (after the concept) and ``health_note`` (after the state word)."""
+
+    @abstractmethod
+    def creation_form(self, data, *, campaign: Campaign, npc: bool) -> forms.Form:
+        """The creation wizard's form (``choices`` and ``add_problems`` as the wizards have)."""
+
+    @abstractmethod
+    def edit_form(self, data, *, character: Character) -> forms.Form:
+        """The same wizard pre-filled with a character's sheet."""
+
+    @abstractmethod
+    def character_create(self, *, campaign: Campaign, form, owner, is_template: bool):
+        """Save the character a valid creation form describes (InvalidCreation if not)."""
+
+    @abstractmethod
+    def character_update(self, *, character: Character, form, by) -> None:
+        """Rewrite a character's sheet from a valid edit form (InvalidCreation if not)."""
+
+    @abstractmethod
+    def copy_gear(self, source, sheet) -> None:
+        """Give a copied NPC's new ``sheet`` the gear and ranks of ``source``."""
+
+    @abstractmethod
+    def rest(self, sheet, house, *, health: bool, resources: bool) -> None:
+        """Restore a (locked) sheet: its health pools, its other resources; saves them."""
+
+    @abstractmethod
+    def transfer_refs(self) -> tuple[tuple, tuple]:
+        """The sheet's compendium references for export and import:
+        ((document key, model, many), ...), ((key, related name, rank model, field, model,
+        value), ...)."""
+
+    @abstractmethod
+    def export_lookups(self) -> tuple[list[str], list]:
+        """``select_related`` and ``prefetch_related`` lookups exporting a character reads."""
 
     @abstractmethod
     def sheet_model(self) -> type[models.Model]:

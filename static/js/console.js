@@ -1,4 +1,5 @@
-// Keyboard shortcuts of the encounter console: N next turn, A attack, U undo.
+// Keyboard shortcuts of the encounter console: N next turn, A the acting fighter's attack
+// (its roll button, in view and focused: Enter rolls it), U undo, ? the list of them.
 // Buttons carry data-key; a shortcut never fires while typing in a field.
 "use strict";
 document.addEventListener("keydown", (event) => {
@@ -6,9 +7,18 @@ document.addEventListener("keydown", (event) => {
   const target = event.target;
   if (target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
   const key = event.key.toLowerCase();
+  if (key === "?") {
+    const help = document.getElementById("console-shortcuts");
+    if (help) { event.preventDefault(); help.open = !help.open; }
+    return;
+  }
   if (key === "a") {
-    const first = document.querySelector("#ew-attack select, #ew-attack input:not([type=hidden]), .attack-form select");
-    if (first) { event.preventDefault(); first.focus(); }
+    const roll = document.querySelector("[data-main-action]");
+    if (roll) {
+      event.preventDefault();
+      roll.scrollIntoView({ block: "nearest" });
+      roll.focus();
+    }
     return;
   }
   const button = document.querySelector(`.console-controls button[data-key="${key}"]:not([disabled])`);
@@ -83,9 +93,13 @@ function putBack(saved) {
   }
   if (redraw) redraw.dispatchEvent(new Event("change", { bubbles: true }));
 }
+// A stale click (409: someone acted first) also redraws the console: the GM's other choices
+// are put back the same way.
 document.addEventListener("htmx:beforeSwap", (event) => {
-  const reloading = event.detail.elt;
-  if (reloading.id !== "console" || event.detail.requestConfig.verb !== "get") return;
+  const reloading = event.detail.target;
+  const stale = event.detail.xhr.status === 409;
+  if (!reloading || reloading.id !== "console") return;
+  if (event.detail.requestConfig.verb !== "get" && !stale) return;
   typedBeforeReload = [...touched].flatMap(([id, names]) => {
     const form = document.getElementById(id);
     if (!form) return [];

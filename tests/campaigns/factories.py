@@ -1,6 +1,6 @@
 import factory
 
-from apps.campaigns.models import Campaign, Membership, Role, System
+from apps.campaigns.models import Campaign, Membership, Role
 from tests.accounts.factories import UserFactory
 
 
@@ -9,7 +9,7 @@ class CampaignFactory(factory.django.DjangoModelFactory):
         model = Campaign
 
     name = factory.Sequence(lambda n: f"Campagne {n}")
-    system = System.EW
+    system = "ew"
 
 
 class MembershipFactory(factory.django.DjangoModelFactory):

@@ -91,7 +91,7 @@ class CharacterFactory(factory.django.DjangoModelFactory):
     def sheet(obj, create, extracted, **kwargs):
         if not create or extracted is False:
             return
-        if obj.campaign.is_ew:
+        if obj.campaign.system == "ew":
             values = {"phy": 7, "men": 7, "per": 7, "pre": 7, **kwargs}
             pv = 3 * values["phy"]
             values.setdefault("superficial_left", pv)

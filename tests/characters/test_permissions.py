@@ -196,6 +196,13 @@ MATRIX = [
         (REDIRECT, NOT_FOUND, NOT_FOUND, NOT_FOUND),
     ),
     (
+        "characters:assign",
+        "post",
+        lambda w: [w["pc"].pk],
+        {},
+        (REDIRECT, FORBIDDEN, FORBIDDEN, NOT_FOUND),
+    ),
+    (
         "characters:npc_copy",
         "post",
         lambda w: [w["npc"].pk],
@@ -257,10 +264,9 @@ def test_permission_matrix(client, world, request, who, row):
     if data == "version":
         world["campaign"].refresh_from_db()
         data = {"v": world["campaign"].version}
-    elif data == "fingerprint":  # what the sheet shows is the same for everyone who sees it
-        data = {
-            "v": sheet_fingerprint(args(world)[0], world["campaign"].memberships.first().user_id)
-        }
+    elif data == "fingerprint":  # each viewer follows what the sheet shows them
+        viewer = request.getfixturevalue(who) if who != "anonymous" else None
+        data = {"v": (sheet_fingerprint(args(world)[0], viewer.pk) if viewer else None) or ""}
     response = getattr(client, method)(url, data or {})
     if who == "anonymous" and name in PUBLIC:
         assert response.status_code == OK

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from apps.characters import services
 from apps.characters.live import sheet_fingerprint
-from apps.characters.models import EwSheet
+from apps.characters.models import Character, EwSheet
 from apps.encounters import services as encounter_services
 from apps.encounters.models import Encounter
 from apps.rules import ew
@@ -165,3 +165,44 @@ def test_who_may_check(client, table):
     assert sheet_fingerprint(sbire.pk, table["gm"].pk) is not None
     client.force_login(UserFactory())
     assert client.get(reverse("characters:changes", args=[table["pc"].pk])).status_code == 404
+
+
+def _seen_by_player(table, character) -> Sheet:
+    """A player's phone on someone else's sheet (an NPC revealed to her, another's PC)."""
+    if not character.is_pc:
+        character.revealed = True
+        character.save(update_fields=["revealed"])
+    sheet = Sheet.__new__(Sheet)
+    sheet.client, sheet.pc = table["client"], character
+    sheet.url = reverse("characters:changes", args=[character.pk])
+    sheet.seen = sheet_fingerprint(character.pk, table["player"].pk)
+    return sheet
+
+
+def test_what_a_player_cannot_see_of_an_npc_does_not_wake_its_sheet(table):
+    """Issue 12: the GM's notes or a blow that leaves its state word as it was are hidden
+    from players; their phone must not learn that the NPC was touched."""
+    sbire = table["sbire"]
+    EwSheet.objects.filter(pk=sbire.pk).update(superficial_left=20)  # égratigné (PV 24)
+    sheet = _seen_by_player(table, sbire)
+    Character.objects.filter(pk=sbire.pk).update(gm_notes="Il trahira", notes="x")
+    assert not sheet.has_news()
+    EwSheet.objects.filter(pk=sbire.pk).update(superficial_left=19)  # still égratigné
+    assert not sheet.has_news()
+    EwSheet.objects.filter(pk=sbire.pk).update(superficial_left=10)  # blessé: under half
+    assert sheet.has_news()
+    # The GM follows every number.
+    before = sheet_fingerprint(sbire.pk, table["gm"].pk)
+    EwSheet.objects.filter(pk=sbire.pk).update(lethal_left=4)
+    assert sheet_fingerprint(sbire.pk, table["gm"].pk) != before
+
+
+def test_another_pcs_sheet_wakes_a_player_for_its_pools_not_its_notes(table):
+    marco = table["marco"]
+    sheet = _seen_by_player(table, marco)
+    Character.objects.filter(pk=marco.pk).update(notes="secret", gm_notes="secret")
+    assert not sheet.has_news()
+    EwSheet.objects.filter(pk=marco.pk).update(superficial_left=11)
+    assert sheet.has_news()
+    Character.objects.filter(pk=marco.pk).update(name="Marco le Grand")
+    assert sheet.has_news()

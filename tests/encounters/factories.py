@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from apps.campaigns.models import Campaign, Membership, Role, System
+from django.db import models
+
+from apps.campaigns.models import Campaign, Membership, Role
 from apps.characters.models import (
     AethoriaSheet,
     AethoriaSkillRank,
@@ -20,6 +22,14 @@ from tests.compendium.factories import (
     EwSpecialtyFactory,
     EwWeaponFactory,
 )
+
+
+class System(models.TextChoices):
+    """The two shipped systems' codes, for tests that name them (the app knows systems only
+    through the registry, apps/systems/__init__.py)."""
+
+    EW = "ew", "EW-System"
+    AETHORIA = "aethoria", "Aethoria"
 
 
 def campaign_with_gm(system: str, gm=None) -> Campaign:

@@ -90,9 +90,10 @@ def test_console_query_count_is_pinned(client, django_assert_num_queries):
     client.force_login(gm)
     # user, encounter with campaign, combatants with sheets, the weapons and specialties of
     # the attack form's two fighters, the log's latest lines, "can undo?" and two for "can
-    # redo?" (however far back), the roll a point d'éclat could save; the odds read the
-    # loaded combatants.
-    with django_assert_num_queries(10):
+    # redo?" (however far back), the latest roll (a point d'éclat could save it, its result
+    # shows under its button), the acting fighter's latest attack (its choices are the form's
+    # opening ones); the odds read the loaded combatants.
+    with django_assert_num_queries(11):
         client.get(reverse("encounters:console", args=[encounter.pk]), HTTP_HX_REQUEST="true")
 
 

@@ -4,8 +4,13 @@ not exist (404), whatever is posted; its own system's fights still answer."""
 import pytest
 from django.urls import get_resolver, reverse
 
-from apps.campaigns.models import System
-from tests.encounters.factories import add_player, aethoria_fighter, campaign_with_gm, ew_fighter
+from tests.encounters.factories import (
+    System,
+    add_player,
+    aethoria_fighter,
+    campaign_with_gm,
+    ew_fighter,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -216,8 +216,9 @@ def test_undo_of_a_blow_query_count_is_pinned(client, big, django_assert_num_que
     # actor, the sheets' values it changed (unchanged since?), write back the defender's
     # sheet and the attacker's round state, mark the step undone, read the turn back, append
     # the undo, bump the versions. The answer (6): the step undone, the fighters, the attack
-    # form's weapons and specialties, "can undo?", the point d'éclat offer.
-    with django_assert_num_queries(2 + 10 + 2 + 6):
+    # form's weapons and specialties, the acting fighter's latest attack (the form opens on
+    # its choices), "can undo?", the point d'éclat offer.
+    with django_assert_num_queries(2 + 10 + 2 + 7):
         client.post(reverse("encounters:undo", args=[big.pk]), {"version": version}, **HTMX)
 
 

@@ -1,5 +1,7 @@
 """Exact odds (fractions) written for people: 45 %, 12,5 %, 2,3."""
 
+import math
+from decimal import Decimal
 from fractions import Fraction
 
 from django import template
@@ -9,21 +11,36 @@ from django.utils.translation import gettext_lazy as _
 register = template.Library()
 
 
+def _tenths(value: Fraction) -> int:
+    """The value in tenths, rounded half up from the exact fraction (99.59 → 996)."""
+    return math.floor(Fraction(value) * 10 + Fraction(1, 2))
+
+
+def _one_style(tenths: int) -> str:
+    """Tenths written in the viewer's number format, the decimal only when not whole:
+    "55", "99,6", "3,1" — one style for every chance and every mean."""
+    if tenths % 10 == 0:
+        return number_format(tenths // 10, 0)
+    return number_format(Decimal(tenths).scaleb(-1), 1)
+
+
 @register.filter
 def percent(chance: Fraction) -> str:
-    """A probability as a percentage, with a decimal only when it is not whole."""
-    value = float(chance) * 100
-    if value.is_integer():
-        return f"{int(value)} %"
-    if 0 < value < 0.1:
-        return "< 0,1 %" if number_format(0.1, 1) == "0,1" else "< 0.1 %"
-    return f"{number_format(value, 1)} %"
+    """A probability as a percentage, rounded half up to a tenth; never "0 %" nor "100 %"
+    unless it is certain."""
+    exact = Fraction(chance) * 100
+    tenths = _tenths(exact)
+    if exact > 0 and tenths == 0:
+        return f"< {_one_style(1)} %"
+    if exact < 100 and tenths == 1000:
+        return f"> {_one_style(999)} %"
+    return f"{_one_style(tenths)} %"
 
 
 @register.filter
 def decimal(value: Fraction | float) -> str:
-    """A mean with one decimal in the viewer's number format."""
-    return number_format(float(value), 1)
+    """A mean to a tenth, rounded half up from the exact fraction (3.06 → "3,1")."""
+    return _one_style(_tenths(Fraction(value)))
 
 
 POOL_LABELS = {

@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass
 
 from django import forms
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -19,6 +18,7 @@ from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
 from .attack import ATTACK, CIBLER, CONVERT, DOUBLE, KEEP, AttackChoice, BlowFaces, plan_attack
+from .defaults import best_defence, one_handed_pair
 from .defences import DODGE, NO_DEFENCE, PARRY, SHIELD
 from .fatigue import (
     ATTACK_ROLL,
@@ -232,6 +232,7 @@ class AethoriaAttackForm(PlanForm):
         combatants: list[Combatant] | None = None,
         fired: bool = False,
         refresh: bool = False,
+        last_target: int | None = None,
         **kwargs,
     ):
         if fired:
@@ -247,18 +248,7 @@ class AethoriaAttackForm(PlanForm):
         self.fields["attacker"].initial = attacker.pk
         others = [c for c in combatants if c.pk != attacker.pk]
         self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
-        # Another target brings its own parrying items: the form is drawn again for it.
-        self.fields["target"].widget.attrs.update(
-            {
-                "hx-get": reverse("encounters:aethoria_attack_odds", args=[encounter.pk]),
-                "hx-vals": '{"redraw": "1"}',
-                "hx-include": "closest form",
-                "hx-target": "closest form",
-                "hx-swap": "outerHTML",
-                "hx-trigger": "change consume",
-            }
-        )
-        target = attack_target(self, attacker, others, encounter.campaign.house())
+        target = attack_target(self, attacker, others, encounter.campaign.house(), last_target)
         # Unbound, the form shows the target its first odds are drawn for.
         self.target_id = target.pk if target else None
         self.fields["target"].initial = self.target_id
@@ -284,6 +274,14 @@ class AethoriaAttackForm(PlanForm):
         self.fields["parry_with2"].choices = items
         if refresh:
             self._forget_other_targets_items(items)
+        if not self.is_bound and not one_handed_pair(attacker.character.aethoria):
+            # Offer only what is possible: an attaque double needs two one-handed weapons
+            # (posted anyway, the rules refuse it with their reason).
+            self.fields["mode"].choices = [c for c in self.fields["mode"].choices if c[0] != DOUBLE]
+        if not self.is_bound:
+            first = weapons[0][0] if weapons else None
+            # A copy: the console passes the same initial dict to its other forms.
+            self.initial = {**self.initial, **best_defence(self, first, items)}
 
     def _posted_ids_only(self) -> None:
         """The attack as posted, without the fight: the ids and items are read as plain

@@ -6,12 +6,18 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from django.utils.translation import gettext as _
+
+from apps.encounters.log import describe
 from apps.encounters.models import Combatant, Encounter
 from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
 from .attack import AttackChoice, plan_attack
+from .defaults import last_target
+from .defences import NO_DEFENCE
 from .effects import pending_effects
+from .events import ATTACK_EVENT, SPELL_EVENT, TEST_EVENT
 from .fatigue import (
     attack_fatigue_candidate,
     fatigue_after_candidate,
@@ -73,12 +79,13 @@ def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: boo
     if acting is None or aethoria_turn_state(acting).acted:
         # One action per turn: once it has acted, only the next turn (or a test) remains.
         return
-    if len(combatants) > 1:
-        forms.setdefault(
-            "aethoria_attack",
-            AethoriaAttackForm(
-                initial=initial, encounter=encounter, attacker=acting, combatants=combatants
-            ),
+    if len(combatants) > 1 and "aethoria_attack" not in forms:
+        forms["aethoria_attack"] = AethoriaAttackForm(
+            initial=initial,
+            encounter=encounter,
+            attacker=acting,
+            combatants=combatants,
+            last_target=last_target(forms["aethoria_panel"].recent, acting),
         )
     forms.setdefault(
         "aethoria_special",
@@ -94,17 +101,20 @@ def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: boo
 
 
 def default_attack_plan(form: AethoriaAttackForm):
-    """The odds of an unbound attack form as first shown: its target, first weapon, no
-    defence."""
+    """The odds of an unbound attack form as first shown: its target, first weapon, the
+    defender's best defence."""
     weapon = next(iter(form.fields["weapon"].choices), None)
     if form.target_id is None or weapon is None:
         return None
+    choice = AttackChoice(
+        attacker_id=form.acting.pk,
+        target_id=form.target_id,
+        weapon_id=weapon[0],
+        defence=form.initial.get("defence", NO_DEFENCE),
+        parry_with=form.initial.get("parry_with", ""),
+    )
     try:
-        return plan_attack(
-            form.encounter,
-            AttackChoice(attacker_id=form.acting.pk, target_id=form.target_id, weapon_id=weapon[0]),
-            form.combatants,
-        )
+        return plan_attack(form.encounter, choice, form.combatants)
     except EncounterError:
         return None
 
@@ -133,6 +143,22 @@ class AethoriaPanel:
             .defer("changes")
             .order_by("-sequence")[:RECENT_STEPS]
         )
+
+    @cached_property
+    def last_roll(self) -> dict:
+        """The step just made, when it rolled, for the box under the button that made it
+        (until the next step): from the recent steps already read, no query of its own."""
+        latest = self.recent[0] if self.recent else None
+        if latest is None or latest.sequence != self.encounter.last_sequence:
+            return {}
+        if latest.kind == ATTACK_EVENT:
+            lands = any(b["outcome"]["lands"] for b in latest.data.get("blows", []))
+            verdict = ("hit", _("Touché")) if lands else ("miss", _("Raté"))
+        elif latest.kind in (TEST_EVENT, SPELL_EVENT):
+            verdict = ("done", _("Résultat"))  # the log line says whether it succeeded
+        else:
+            return {}
+        return {"event": latest, "verdict": verdict, "text": describe(latest)}
 
     @cached_property
     def pending_effects(self) -> list[dict]:

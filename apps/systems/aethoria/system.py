@@ -9,7 +9,7 @@ from apps.characters.models import AethoriaSheet, AethoriaSkillRank
 from apps.rules import aethoria
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, effects, log, panel, turns, urls
+from . import console, creation, effects, log, panel, sheet, transfer, turns, urls
 from .state import FighterState
 
 
@@ -24,6 +24,49 @@ class AethoriaSystem(GameSystem):
     fighter_relations = ("shield", "domain")
     actions_template = "systems/aethoria/_actions.html"
     summary_template = "systems/aethoria/_summary.html"
+    sheet_relations = ("aethoria__domain", "aethoria__god", "aethoria__shield")
+    sheet_template = "systems/aethoria/_sheet.html"
+    sheet_actions_template = "systems/aethoria/_sheet_actions.html"
+    sheet_actions = frozenset({"fatigue"})
+    creation_template = "characters/create_aethoria.html"
+
+    def default_house_rules(self) -> aethoria.AethoriaHouseRules:
+        return aethoria.AethoriaHouseRules()
+
+    def health(self, sheet_, house) -> str:
+        return sheet.health(sheet_, house)
+
+    def pool_bars(self, sheet_, house) -> list:
+        return sheet.pool_bars(sheet_, house)
+
+    def sheet_context(self, sheet_, house) -> dict:
+        return sheet.sheet_context(sheet_, house)
+
+    def creation_form(self, data, *, campaign, npc: bool):
+        return creation.creation_form(data, campaign=campaign, npc=npc)
+
+    def edit_form(self, data, *, character):
+        return creation.edit_form(data, character=character)
+
+    def character_create(self, *, campaign, form, owner, is_template: bool):
+        return creation.character_create(
+            campaign=campaign, form=form, owner=owner, is_template=is_template
+        )
+
+    def character_update(self, *, character, form, by) -> None:
+        creation.character_update(character=character, form=form, by=by)
+
+    def copy_gear(self, source, sheet_) -> None:
+        sheet.copy_gear(source, sheet_)
+
+    def rest(self, sheet_, house, *, health: bool, resources: bool) -> None:
+        sheet.rest(sheet_, house, health=health, resources=resources)
+
+    def transfer_refs(self) -> tuple[tuple, tuple]:
+        return transfer.REFS, transfer.RANKS
+
+    def export_lookups(self) -> tuple[list[str], list]:
+        return transfer.export_lookups()
 
     def sheet_model(self):
         return AethoriaSheet

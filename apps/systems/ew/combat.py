@@ -329,6 +329,8 @@ def ew_attack_step(
             "applied": _applied_json(applied),
             "odds": {"hit": str(hit)},
             "rescuable": not result.to_hit.success and plan.attacker.character.is_pc,
+            # The fighter's next attack form opens on these choices (a repeat is one tap).
+            "choice": asdict(choice),
         }
     )
 

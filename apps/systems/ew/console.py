@@ -14,7 +14,8 @@ from apps.encounters.services import load_combatants
 from apps.encounters.steps import EncounterError, Fight
 from apps.rules import ew
 
-from .combat import AttackChoice, plan_attack, stances_left
+from .combat import plan_attack, stances_left
+from .defaults import remembered_choice
 from .forms import EwAttackForm, EwTestForm
 from .state import FighterState
 
@@ -50,12 +51,13 @@ def load_console_fight(encounter: Encounter, *, test_panel: bool) -> list[Combat
 
 def console_forms(encounter, combatants, acting, forms: dict, *, test_panel: bool) -> None:
     initial = {"version": encounter.version}
-    if acting is not None:
-        forms.setdefault(
-            "ew_attack",
-            EwAttackForm(
-                initial=initial, encounter=encounter, attacker=acting, combatants=combatants
-            ),
+    if acting is not None and "ew_attack" not in forms:
+        forms["ew_attack"] = EwAttackForm(
+            initial=initial,
+            encounter=encounter,
+            attacker=acting,
+            combatants=combatants,
+            remembered=remembered_choice(encounter, acting),
         )
     if test_panel:
         forms.setdefault(
@@ -71,11 +73,36 @@ def console_extras(encounter: Encounter, acting, forms: dict, *, actions: bool) 
     attack_form = forms.get("ew_attack")
     if attack_form is not None and not attack_form.is_bound and len(attack_form.combatants) > 1:
         attack_plan, attack_plan_error = default_attack_plan(attack_form)
+    latest = latest_roll(encounter)
     return {
         "attack_plan": attack_plan,
         "attack_plan_error": attack_plan_error,
         "stances_left": running_stances_left(encounter, acting) if actions else [],
-        "rescuable": rescuable_roll(encounter),
+        "rescuable": latest if _rescuable(latest) else None,
+        # The roll just made shows under its button until the next step.
+        **roll_result(latest if latest and latest.sequence == encounter.last_sequence else None),
+    }
+
+
+VERDICTS = {
+    "ew_attack": (("hit", _("Touché")), ("miss", _("Raté"))),
+    "ew_test": (("hit", _("Réussi")), ("miss", _("Échoué"))),
+    "ew_eclat": (("hit", _("Réussi grâce à un point d'éclat")),) * 2,
+}
+
+
+def roll_result(event: Event | None) -> dict:
+    """The outcome of a roll in words, for the box under the button that made it."""
+    if event is None or event.kind not in VERDICTS:
+        return {"last_roll": None}
+    result = event.data.get("to_hit") or event.data.get("result") or {}
+    hit, miss = VERDICTS[event.kind]
+    return {
+        "last_roll": event,
+        # A rescued attack names its target; a rescued test does not.
+        "roll_at": "attack" if "target" in event.data else "test",
+        "last_roll_verdict": hit if result.get("success", True) else miss,
+        "last_roll_text": describe(event),
     }
 
 
@@ -85,28 +112,29 @@ def running_stances_left(encounter: Encounter, acting: Combatant | None) -> list
     return stances_left(acting)
 
 
-def rescuable_roll(encounter: Encounter) -> Event | None:
-    """The failed roll of a PC that a point d'éclat could still turn around: only the
-    latest roll is offered, and a rescue comes after the roll it saved. One query."""
+def latest_roll(encounter: Encounter) -> Event | None:
+    """The latest roll not undone (attack, test or point d'éclat). One query."""
     if encounter.status != Status.RUNNING:
         return None
-    latest = (
+    return (
         encounter.events.filter(kind__in=("ew_attack", "ew_test", "ew_eclat"), undone=False)
         .select_related("actor__character")
         .order_by("-sequence")
         .first()
     )
-    if latest is not None and latest.kind != "ew_eclat" and latest.data.get("rescuable"):
-        return latest
-    return None
+
+
+def _rescuable(latest: Event | None) -> bool:
+    """A PC's failed roll a point d'éclat could still turn around: only the latest roll is
+    offered, and a rescue comes after the roll it saved."""
+    return latest is not None and latest.kind != "ew_eclat" and latest.data.get("rescuable")
 
 
 def default_attack_plan(form) -> tuple[object | None, str | None]:
-    """The odds of the attack form as first shown (its target, bare fists, no active
-    defence), or why that attack cannot be made (an attacker in total defence...)."""
+    """The odds of the attack form as first shown (its opening choices), or why that attack
+    cannot be made (an attacker in total defence...)."""
     try:
-        choice = AttackChoice(attacker_id=form.acting.pk, target_id=form.target_id)
-        return plan_attack(form.encounter, choice, form.combatants), None
+        return plan_attack(form.encounter, form.opening_choice(), form.combatants), None
     except EncounterError as error:
         return None, error.message
 
@@ -136,6 +164,7 @@ def attack_step_context(request, event: Event, fight: Fight, form) -> dict:
         "can_redo": False,
         # The attack is the latest roll: it is the one a point d'éclat could save.
         "rescuable": event if event.data.get("rescuable") else None,
+        **roll_result(event),
         "stances_left": running_stances_left(encounter, acting),
         "plan": plan,
         "plan_error": plan_error,

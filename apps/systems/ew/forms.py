@@ -13,6 +13,7 @@ from apps.encounters.steps import EncounterError
 from apps.rules import ew
 
 from .combat import AttackChoice, TestChoice, plan_attack, plan_test
+from .defaults import defence_for_target, opening_choice
 
 
 class EwAttackForm(VersionForm):
@@ -37,6 +38,9 @@ class EwAttackForm(VersionForm):
     modifier = forms.IntegerField(label=_("Modificateur"), initial=0, min_value=-20, max_value=20)
     to_hit_face = optional_face(20, _("d20 pour toucher"))
     damage_face = optional_face(10, _("d10 des dégâts (si touché)"))
+    # The target the defender's specialties were listed for: when the posted target differs,
+    # they are listed again for the new one, its best preselected.
+    drawn_for = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(
         self,
@@ -45,6 +49,7 @@ class EwAttackForm(VersionForm):
         attacker: Combatant | None = None,
         combatants: list[Combatant] | None = None,
         with_odds: bool = True,
+        remembered: dict | None = None,
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
@@ -62,11 +67,19 @@ class EwAttackForm(VersionForm):
         others = [c for c in combatants if c.pk != attacker.pk]
         self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
         # The other fighters' gear is never read: load only the two involved (fixed queries).
-        target = attack_target(self, attacker, others, encounter.campaign.house())
+        house = encounter.campaign.house()
+        remembered = remembered or {}
+        target = attack_target(self, attacker, others, house, remembered.get("target_id"))
         # Unbound, the form shows the target its first odds are drawn for.
         self.target_id = target.pk if target else None
         self.fields["target"].initial = self.target_id
         prefetch_gear(encounter, [attacker, target])
+        if self.is_bound:
+            self._redraw_for_target(target, house)
+        else:
+            # A copy: the console passes the same initial dict to its other forms.
+            self.initial = {**self.initial, **opening_choice(attacker, target, remembered, house)}
+        self.fields["drawn_for"].initial = self.target_id
         sheet = attacker.character.ew
         self.fields["weapon"].choices = [
             ("", _("Poings")),
@@ -95,6 +108,28 @@ class EwAttackForm(VersionForm):
         for name in ("target", "weapon", "specialty", "defence_specialty"):
             field = self.fields[name]
             self.fields[name] = forms.IntegerField(label=field.label, required=field.required)
+
+    def _redraw_for_target(self, target: Combatant | None, house) -> None:
+        """A posted form whose target changed lists the new target's specialties, its best
+        preselected; the defence block it redraws then says which target it was drawn for."""
+        changes = defence_for_target(target, str(self.data.get("drawn_for", "")), house)
+        if changes:
+            self.data = self.data.copy()
+            for name, value in {**changes, "drawn_for": str(target.pk)}.items():
+                self.data[name] = value
+
+    def opening_choice(self) -> AttackChoice:
+        """The attack as the unbound form first shows it (its first odds)."""
+        initial = {name: self[name].initial for name in ("weapon", "specialty", "defence")}
+        return AttackChoice(
+            attacker_id=self.acting.pk,
+            target_id=self.target_id,
+            weapon_id=initial["weapon"] or None,
+            specialty_id=initial["specialty"] or None,
+            defence=initial["defence"],
+            defence_specialty_id=self["defence_specialty"].initial or None,
+            modifier=self["modifier"].initial or 0,
+        )
 
     def choice(self) -> AttackChoice:
         data = self.cleaned_data

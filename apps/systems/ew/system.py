@@ -6,10 +6,11 @@ from __future__ import annotations
 from django.db.models import Prefetch
 
 from apps.characters.models import EwSheet, EwSpecialtyRank
+from apps.compendium.models import EwResolutionTable
 from apps.rules import ew
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, log, urls
+from . import console, creation, log, sheet, transfer, urls
 from .state import FighterState
 
 
@@ -27,7 +28,55 @@ class EwSystem(GameSystem):
     summary_pool_fields = ("superficial_left", "lethal_left", "eclat")
     fighter_relations = ("armour",)
     actions_template = "systems/ew/_actions.html"
-    kept_panel_offers = "systems/ew/_actions.html#ew-eclat"
+    kept_panel_offers = "systems/ew/_actions.html#ew-kept-offers"
+    sheet_relations = ("ew__archetype", "ew__armour")
+    sheet_template = "systems/ew/_sheet.html"
+    sheet_actions_template = "systems/ew/_sheet_actions.html"
+    sheet_actions = frozenset({"eclat"})
+    spends_xp = True
+    has_resolution_grid = True
+    creation_template = "characters/create_ew.html"
+
+    def default_house_rules(self) -> ew.EwHouseRules:
+        """The rules' defaults, with the admin's default resolution grid when it is not the
+        formula's."""
+        table = ew.ResolutionTable.from_grid(EwResolutionTable.default_grid())
+        return ew.EwHouseRules(resolution_grid=None if table.is_default() else table.grid)
+
+    def health(self, sheet_, house) -> str:
+        return sheet.health(sheet_.pools())
+
+    def pool_bars(self, sheet_, house) -> list:
+        return sheet.pool_bars(sheet_)
+
+    def sheet_context(self, sheet_, house) -> dict:
+        return sheet.sheet_context(sheet_, house)
+
+    def creation_form(self, data, *, campaign, npc: bool):
+        return creation.creation_form(data, campaign=campaign, npc=npc)
+
+    def edit_form(self, data, *, character):
+        return creation.edit_form(data, character=character)
+
+    def character_create(self, *, campaign, form, owner, is_template: bool):
+        return creation.character_create(
+            campaign=campaign, form=form, owner=owner, is_template=is_template
+        )
+
+    def character_update(self, *, character, form, by) -> None:
+        creation.character_update(character=character, form=form, by=by)
+
+    def copy_gear(self, source, sheet_) -> None:
+        sheet.copy_gear(source, sheet_)
+
+    def rest(self, sheet_, house, *, health: bool, resources: bool) -> None:
+        sheet.rest(sheet_, health=health, resources=resources)
+
+    def transfer_refs(self) -> tuple[tuple, tuple]:
+        return transfer.REFS, transfer.RANKS
+
+    def export_lookups(self) -> tuple[list[str], list]:
+        return transfer.export_lookups()
 
     def sheet_model(self):
         return EwSheet

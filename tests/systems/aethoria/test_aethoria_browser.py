@@ -82,6 +82,8 @@ def test_gm_adds_fatigue_dice_after_a_missed_attack_roll(open_page):  # noqa: F8
 
     console = open_page(TABLET, f"/rencontres/{encounter.pk}/")
     log_in(console, gm)
+    # Brandon does not defend (the form opens on his best defence).
+    console.locator("#aethoria-attack").get_by_label("Défense", exact=True).select_option("none")
     console.locator("#aethoria-attack summary", has_text="Dés physiques").click()
     console.get_by_label("d10 d'attaque", exact=True).fill("7 8 9 9")
     console.get_by_label("d20 de localisation", exact=True).fill("12")

@@ -1,0 +1,56 @@
+"""The Aethoria attack form as it opens: the target the fighter struck last (else the first
+living foe), its first weapon, and the defender's best defence — dodge or parry, whichever
+leaves the blow less chance to land, "Pare avec" set when only one item can parry."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from apps.encounters.steps import EncounterError
+
+from .attack import AttackChoice, plan_attack
+from .defences import DODGE, NO_DEFENCE, PARRY
+from .events import ATTACK_EVENT
+
+
+def last_target(recent: list, attacker) -> int | None:
+    """Whom the fighter attacked last among the recent steps (already read: no query)."""
+    return next(
+        (e.target_id for e in recent if e.kind == ATTACK_EVENT and e.actor_id == attacker.pk),
+        None,
+    )
+
+
+def one_handed_pair(sheet) -> bool:
+    """An attaque double needs two one-handed weapons."""
+    return sum(1 for w in sheet.weapons.all() if w.hands == 1) >= 2
+
+
+def _lands(encounter, choice: AttackChoice, combatants) -> object | None:
+    try:
+        plan = plan_attack(encounter, choice, combatants)
+    except EncounterError:
+        return None  # that defence is not allowed (no defence left, no skill...)
+    return plan.blows[0].odds.lands
+
+
+def best_defence(form, weapon_id: int | None, parry_items: list) -> dict:
+    """The defender's best defence for the form's opening attack, as initial values."""
+    if form.target_id is None or weapon_id is None:
+        return {}
+    base = AttackChoice(attacker_id=form.acting.pk, target_id=form.target_id, weapon_id=weapon_id)
+    items = [value for value, _label in parry_items if value]
+    options = [({"defence": DODGE}, replace(base, defence=DODGE))]
+    if len(items) == 1:
+        parry = {"defence": PARRY, "parry_with": items[0]}
+        options.append((parry, replace(base, defence=PARRY, parry_with=items[0])))
+    odds = [
+        (initial, _lands(form.encounter, choice, form.combatants)) for initial, choice in options
+    ]
+    allowed = [(initial, lands) for initial, lands in odds if lands is not None]
+    if not allowed:
+        return {"defence": NO_DEFENCE}
+    initial, _lands_chance = min(allowed, key=lambda pair: pair[1])
+    if len(items) == 1:
+        initial = {"parry_with": items[0], **initial}
+    return initial

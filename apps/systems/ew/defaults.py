@@ -1,0 +1,109 @@
+"""The EW attack form as it opens: the actor's own weapon with its specialty, the target it
+struck last (else the first living foe), the defender's best defence — and the choices the
+fighter made at its latest attack of the fight, so that a repeat is one tap."""
+
+from __future__ import annotations
+
+from apps.compendium.models import EW_MELEE_KINDS
+from apps.encounters.fighters import is_out
+from apps.encounters.models import Combatant, Encounter
+from apps.rules.errors import RulesError
+
+from .combat import round_actions
+
+
+def remembered_choice(encounter: Encounter, attacker: Combatant) -> dict:
+    """The choices of the fighter's latest attack of this fight not undone (one query)."""
+    data = (
+        encounter.events.filter(kind="ew_attack", actor=attacker, undone=False)
+        .order_by("-sequence")
+        .values_list("data", flat=True)
+        .first()
+    )
+    return (data or {}).get("choice", {})
+
+
+def own_weapon_id(sheet, remembered: dict) -> int | None:
+    """The weapon used last if still carried (None: fists), else the first one carried."""
+    weapons = [w.pk for w in sheet.weapons.all()]
+    if "weapon_id" in remembered and remembered["weapon_id"] in (None, *weapons):
+        return remembered["weapon_id"]
+    return weapons[0] if weapons else None
+
+
+def matching_specialty_id(sheet, weapon_id: int | None) -> int | None:
+    """The fighter's rank in the specialty its weapon is used with (none for fists)."""
+    weapon = next((w for w in sheet.weapons.all() if w.pk == weapon_id), None)
+    if weapon is None or weapon.specialty_id is None:
+        return None
+    rank = next((r for r in sheet.specialties.all() if r.specialty_id == weapon.specialty_id), None)
+    return rank.pk if rank else None
+
+
+def best_melee_rank(sheet):
+    """The defender's best specialty among those of its melee weapons."""
+    melee = {w.specialty_id for w in sheet.weapons.all() if w.kind in EW_MELEE_KINDS}
+    ranks = [r for r in sheet.specialties.all() if r.specialty_id in melee]
+    return max(ranks, key=lambda r: r.level, default=None)
+
+
+def can_defend(target: Combatant, house) -> bool:
+    """Whether the rules still allow the target an active defence this round."""
+    if is_out(target, house):
+        return False
+    try:
+        round_actions(target).defend(house)
+    except RulesError:
+        return False
+    return True
+
+
+def best_defence(target: Combatant, house) -> tuple[str, int | None]:
+    """Active defence with the best melee specialty when it still can and it beats the
+    natural defence (the round's extra-defence malus may make it worse), else none."""
+    if not can_defend(target, house):
+        return "none", None
+    sheet = target.character.ew
+    rank = best_melee_rank(sheet)
+    _after, modifier = round_actions(target).defend(house)
+    derived = sheet.derived(house.rounding)
+    active = (rank.level if rank else 0) + derived.com + modifier + sheet.pools().wound_malus
+    if active <= derived.natural_defence:
+        return "none", None
+    return "active", rank.pk if rank else None
+
+
+def opening_choice(attacker: Combatant, target: Combatant | None, remembered: dict, house) -> dict:
+    """The form's initial values: what the fighter did last time where it still holds, the
+    own weapon and best defence otherwise."""
+    sheet = attacker.character.ew
+    weapon_id = own_weapon_id(sheet, remembered)
+    specialty_id = matching_specialty_id(sheet, weapon_id)
+    if remembered.get("weapon_id", "?") == weapon_id and remembered.get("specialty_id") in {
+        r.pk for r in sheet.specialties.all()
+    }:
+        specialty_id = remembered["specialty_id"]
+    initial = {
+        "weapon": weapon_id,
+        "specialty": specialty_id,
+        "modifier": remembered.get("modifier", 0),
+    }
+    if target is not None:
+        initial["defence"], initial["defence_specialty"] = best_defence(target, house)
+        if remembered.get("target_id") == target.pk and remembered.get("defence") == "none":
+            initial["defence"], initial["defence_specialty"] = "none", None
+    return initial
+
+
+def defence_for_target(target: Combatant | None, drawn_for: str, house) -> dict:
+    """The defender's specialty of a posted form whose target changed, redrawn for the new
+    target (the one posted was among the former target's). Returns the fields to change."""
+    if target is None:
+        return {}
+    # Nothing said (a form posted from elsewhere): what was posted is what was meant.
+    if not drawn_for or str(target.pk) == drawn_for:
+        return {}
+    _defence, rank = best_defence(target, house)
+    # The defence itself stays as the GM set it: if the rules refuse it for this target,
+    # the refusal is said next to it.
+    return {"defence_specialty": "" if rank is None else str(rank)}
