@@ -206,8 +206,8 @@ def _test(encounter) -> dict:
 @pytest.mark.parametrize(
     ("name", "data", "expected"),
     [
-        ("next_turn", dict, 14),
-        ("ew_stance", _stance, 12),
+        ("next_turn", dict, 15),
+        ("ew_stance", _stance, 13),
         ("ew_test", _test, 13),
     ],
 )
@@ -224,5 +224,5 @@ def test_undo_and_redo_query_counts_are_pinned(client, combatants, log_lines):
     encounter, gm, _ = fight(combatants=combatants, log_lines=log_lines)
     client.force_login(gm)
     assert step_queries(client, "ew_attack", encounter, attack_data(encounter)) == 6
-    assert step_queries(client, "undo", encounter, {}) == 19
-    assert step_queries(client, "redo", encounter, {}) == 23
+    assert step_queries(client, "undo", encounter, {}) == 20
+    assert step_queries(client, "redo", encounter, {}) == 24
