@@ -16,6 +16,7 @@ from django.db import connection, models
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from apps.campaigns.models import Role
 from apps.core.changes import changed_since
 from apps.systems import system_of
 
@@ -35,17 +36,28 @@ class StaleVersion(EncounterError):
     """The action was made on an older version of the encounter: someone acted first."""
 
 
+class NotTheGm(EncounterError):
+    """The step was asked by someone who is not the GM of the fight's campaign (or no
+    member at all): the view answers as its access helper does (404 or 403)."""
+
+
 def lock_encounter(
-    encounter_id: int, version: int | None = None, *, fighters: bool = True
+    encounter_id: int, version: int | None = None, *, fighters: bool = True, by=None
 ) -> Encounter:
     """The encounter, locked until the transaction ends; refuses a stale version. With
     ``fighters``, every fighter's character and sheet are locked too (``lock_fighters``); a
-    step that touches only a few of them locks just those (``lock_and_refresh_pools``)."""
-    encounter = (
-        Encounter.objects.select_for_update(of=("self",))
-        .select_related("campaign")
-        .get(pk=encounter_id)
-    )
+    step that touches only a few of them locks just those (``lock_and_refresh_pools``).
+    With ``by``, only the campaign's GM may step, checked in the lock query itself: the
+    console's small steps read nothing before it (``NotTheGm`` otherwise)."""
+    query = Encounter.objects.select_for_update(of=("self",)).select_related("campaign")
+    if by is not None:
+        query = query.filter(campaign__memberships__user=by, campaign__memberships__role=Role.GM)
+    try:
+        encounter = query.get(pk=encounter_id)
+    except Encounter.DoesNotExist:
+        if by is None:
+            raise
+        raise NotTheGm(_("Seul le MJ de la campagne mène ce combat.")) from None
     check_version(encounter, version)
     if fighters:
         lock_fighters(encounter)
