@@ -46,7 +46,8 @@ def lock_encounter(
 ) -> Encounter:
     """The encounter, locked until the transaction ends; refuses a stale version. With
     ``fighters``, every fighter's character and sheet are locked too (``lock_fighters``); a
-    step that touches only a few of them locks just those (``lock_and_refresh_pools``).
+    step that touches only a few of them locks just those (``lock_fight``,
+    ``lock_and_refresh_pools``).
     With ``by``, only the campaign's GM may step, checked in the lock query itself: the
     console's small steps read nothing before it (``NotTheGm`` otherwise)."""
     query = Encounter.objects.select_for_update(of=("self",)).select_related("campaign")
@@ -82,12 +83,6 @@ class Fight:
     encounter: Encounter
     fighters: dict[int, Combatant]  # by combatant id: only those asked for and found
     acting: Combatant | None  # the one of them whose turn it is, if any
-
-    def fighter(self, combatant_id: int | None) -> Combatant:
-        try:
-            return self.fighters[combatant_id]
-        except KeyError:
-            raise EncounterError(_("Ce combattant ne fait pas partie de la rencontre.")) from None
 
 
 CHARACTER_TEXTS = ("concept", "equipment_notes", "notes", "gm_notes", "created_at", "updated_at")

@@ -156,8 +156,9 @@ def aethoria_attack(request: HtmxHttpRequest, encounter_id: int):
                 fight, by=request.user, choice=choice, faces=form.faces()
             )
     except StaleVersion as error:
+        # Said as for a form drawn on an older version (the lock found a newer one).
         encounter = get_encounter_for_user(request, encounter_id, gm=True)
-        return _refused(request, encounter, error)
+        return _refused(request, encounter, _stale(request, encounter) or error)
     except EncounterError as error:
         return _attack_refused(request, encounter_id, error)
     return _respond_step(request, fight.encounter, event)

@@ -91,8 +91,9 @@ def ew_attack(request: HtmxHttpRequest, encounter_id: int):
                 damage_face=form.cleaned_data["damage_face"],
             )
     except StaleVersion as error:
+        # Said as for a form drawn on an older version (the lock found a newer one).
         encounter = get_encounter_for_user(request, encounter_id, gm=True)
-        return _refused(request, encounter, error)
+        return _refused(request, encounter, _stale(request, encounter) or error)
     except EncounterError as error:
         return _attack_refused(request, encounter_id, error)
     return _respond_attack(request, fight, event, form)
