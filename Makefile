@@ -43,7 +43,8 @@ messages: $(STAMP)
 	DEBUG=1 $(BIN)/python manage.py makemessages -l en --no-location --no-wrap --ignore '.venv/*' --ignore 'tests/*'
 	DEBUG=1 $(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
-## Speed measurements (ratios against a bare Django view, in one run).
+## Speed measurements (ratios against a bare Django view, in one run); with BENCH_JSON=<file>,
+## every figure printed is also written to that JSON file, one key each.
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_rules.py
 	DEBUG=1 $(BIN)/python -m pytest -p no:randomly -o python_files="bench_*.py" tests/bench -q -s $(ARGS)

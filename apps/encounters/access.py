@@ -12,6 +12,7 @@ from apps.core.http import Forbidden, HtmxHttpRequest
 from apps.systems import SYSTEMS
 
 from .models import Encounter
+from .steps import EncounterError, Fight, check_version, lock_fight
 
 
 def get_encounter_for_user(
@@ -27,11 +28,35 @@ def get_encounter_for_user(
     )
     if encounter is None or _of_another_system(request, encounter):
         raise Http404("No such encounter.")
-    if gm and encounter.role != Role.GM:
+    if gm:
+        _require_gm(encounter)
+    return encounter
+
+
+def _require_gm(encounter: Encounter) -> None:
+    if encounter.role != Role.GM:
         # A player who followed a console link is shown the view made for them.
         table = reverse("encounters:table", args=[encounter.pk])
         raise Forbidden(way_back=(table, _("Ouvrir la vue de table")))
-    return encounter
+
+
+def lock_fight_for_gm(
+    request: HtmxHttpRequest, encounter_id: int, fighter_ids, *, system, version: int
+) -> Fight:
+    """The fight a GM's step acts on, locked (``steps.lock_fight``), the membership checked
+    in the lock query itself: 404 for non-members and another system's fight, 403 for a
+    player, as ``get_encounter_for_user``; then a stale version is refused. Inside the
+    step's transaction."""
+    fight = lock_fight(encounter_id, fighter_ids, system=system, member=request.user)
+    if fight is None:
+        # No such fighter here, or no such encounter for this viewer: the plain read tells.
+        get_encounter_for_user(request, encounter_id, gm=True)
+        raise EncounterError(_("Ce combattant ne fait pas partie de la rencontre."), "target")
+    if fight.encounter.campaign.system != system.code:
+        raise Http404("No such encounter.")
+    _require_gm(fight.encounter)
+    check_version(fight.encounter, version)
+    return fight
 
 
 def _of_another_system(request: HtmxHttpRequest, encounter: Encounter) -> bool:

@@ -44,11 +44,18 @@ def rows_for(
 ) -> list[Row]:
     """The rows of the order list (``only``: just these combatants' rows)."""
     acting = acting_combatant(encounter, combatants)
+    shown = [c for c in combatants if only is None or c.pk in only]
+    return fighter_rows(encounter, shown, house, acting)
+
+
+def fighter_rows(
+    encounter: Encounter, combatants: list[Combatant], house, acting: Combatant | None
+) -> list[Row]:
+    """The rows of these combatants, ``acting`` being the one whose turn it is (if any): a
+    step that loaded only its fighters answers with their rows."""
     build = system_of(encounter.campaign).fighter_row
     rows = []
     for combatant in combatants:
-        if only is not None and combatant.pk not in only:
-            continue
         bars, notes = build(combatant, house)
         rows.append(
             Row(

@@ -28,6 +28,7 @@ from apps.systems import system_of
 from .fighters import is_dead, is_out
 from .models import Combatant, DiceSource, Encounter, Event, Status
 from .steps import (
+    CHARACTER_TEXTS,
     EncounterError,
     Step,
     bump_version,
@@ -125,9 +126,6 @@ def combatant_set_hidden(
 
 
 # --- Starting, turns, rounds -----------------------------------------------------------------
-
-
-CHARACTER_TEXTS = ("concept", "equipment_notes", "notes", "gm_notes", "created_at", "updated_at")
 
 
 def load_combatants(encounter: Encounter, *, gear: bool = True) -> list[Combatant]:
@@ -321,7 +319,7 @@ def _begin_turn(step: Step, combatants: list[Combatant]) -> dict:
 
 @transaction.atomic
 def encounter_pause(*, encounter_id: int, version: int | None, by) -> Event:
-    encounter = lock_encounter(encounter_id, version)
+    encounter = lock_encounter(encounter_id, version, by=by)
     require_status(encounter, Status.RUNNING)
     step = Step(encounter, "pause", by)
     step.set(encounter, "status", Status.PAUSED)
@@ -330,7 +328,7 @@ def encounter_pause(*, encounter_id: int, version: int | None, by) -> Event:
 
 @transaction.atomic
 def encounter_resume(*, encounter_id: int, version: int | None, by) -> Event:
-    encounter = lock_encounter(encounter_id, version)
+    encounter = lock_encounter(encounter_id, version, by=by)
     require_status(encounter, Status.PAUSED)
     step = Step(encounter, "resume", by)
     step.set(encounter, "status", Status.RUNNING)
@@ -382,7 +380,7 @@ def encounter_reopen(*, encounter_id: int, version: int | None, by) -> Event:
     """Undo the end of a fight closed too soon: it runs again (or waits, if it was paused)
     at the same round and turn, and undo goes on from the step before the end. Refused once
     the fight's XP is given: ending it again would offer to give it twice."""
-    encounter = lock_encounter(encounter_id, version)
+    encounter = lock_encounter(encounter_id, version, by=by)
     require_status(encounter, Status.FINISHED)
     if encounter.summary.get("xp_awarded"):
         raise EncounterError(
@@ -452,7 +450,7 @@ def summary_text(encounter: Encounter, summary: dict) -> str:
 @transaction.atomic
 def encounter_undo(*, encounter_id: int, version: int | None, by) -> Event:
     """Revert the last step that is not yet undone (back to the start, one at a time)."""
-    encounter = lock_encounter(encounter_id, version)
+    encounter = lock_encounter(encounter_id, version, by=by)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
     last = (
         encounter.events.exclude(kind__in=NOT_UNDOABLE)
@@ -476,7 +474,7 @@ def encounter_undo(*, encounter_id: int, version: int | None, by) -> Event:
 @transaction.atomic
 def encounter_redo(*, encounter_id: int, version: int | None, by) -> Event:
     """Re-apply the most recently undone step, if nothing new happened since."""
-    encounter = lock_encounter(encounter_id, version)
+    encounter = lock_encounter(encounter_id, version, by=by)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
     target = redoable_event(encounter)
     if target is None:

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, models
+from django.db.models import F
 from django.utils.translation import gettext as _
 
+from apps.campaigns.models import Role
 from apps.core.changes import changed_since
 from apps.systems import sheet_models, system_of
 
@@ -34,17 +36,37 @@ class StaleVersion(EncounterError):
     """The action was made on an older version of the encounter: someone acted first."""
 
 
+class NotTheGm(EncounterError):
+    """The step was asked by someone who is not the GM of the fight's campaign (or no
+    member at all): the view answers as its access helper does (404 or 403)."""
+
+
 def lock_encounter(
-    encounter_id: int, version: int | None = None, *, fighters: bool = True
+    encounter_id: int, version: int | None = None, *, fighters: bool = True, by=None
 ) -> Encounter:
     """The encounter, locked until the transaction ends; refuses a stale version. With
     ``fighters``, every fighter's character and sheet are locked too (``lock_fighters``); a
-    step that touches only a few of them locks just those (``lock_and_refresh_pools``)."""
-    encounter = (
-        Encounter.objects.select_for_update(of=("self",))
-        .select_related("campaign")
-        .get(pk=encounter_id)
-    )
+    step that touches only a few of them locks just those (``lock_fight``,
+    ``lock_and_refresh_pools``).
+    With ``by``, only the campaign's GM may step, checked in the lock query itself: the
+    console's small steps read nothing before it (``NotTheGm`` otherwise)."""
+    query = Encounter.objects.select_for_update(of=("self",)).select_related("campaign")
+    if by is not None:
+        query = query.filter(campaign__memberships__user=by, campaign__memberships__role=Role.GM)
+    try:
+        encounter = query.get(pk=encounter_id)
+    except Encounter.DoesNotExist:
+        if by is None:
+            raise
+        raise NotTheGm(_("Seul le MJ de la campagne mène ce combat.")) from None
+    check_version(encounter, version)
+    if fighters:
+        lock_fighters(encounter)
+    return encounter
+
+
+def check_version(encounter: Encounter, version: int | None) -> None:
+    """Refuse a step made on another version than the locked encounter's (``None``: any)."""
     if version is not None and encounter.version != version:
         raise StaleVersion(
             _(
@@ -52,9 +74,64 @@ def lock_encounter(
                 "vérifiez puis recommencez."
             )
         )
-    if fighters:
-        lock_fighters(encounter)
-    return encounter
+
+
+@dataclass(frozen=True)
+class Fight:
+    """The locked encounter and the fighters one step acts on (``lock_fight``)."""
+
+    encounter: Encounter
+    fighters: dict[int, Combatant]  # by combatant id: only those asked for and found
+    acting: Combatant | None  # the one of them whose turn it is, if any
+
+
+CHARACTER_TEXTS = ("concept", "equipment_notes", "notes", "gm_notes", "created_at", "updated_at")
+
+
+def lock_fight(
+    encounter_id: int, fighter_ids, *, system, version: int | None = None, member=None
+) -> Fight | None:
+    """The fighters ``fighter_ids`` of the encounter with their characters and sheets, the
+    encounter and its campaign, in one query: the encounter, the characters and the sheets
+    locked until the transaction ends (in that order, as every step and sheet service takes
+    them). The combatant rows need no lock: only steps write them, under the encounter's.
+    With ``member``, only an encounter of a campaign they belong to, their role annotated
+    (``role``): the access check and the lock are the same query. None when none of the
+    fighters is found (the caller tells why). A step touching two fighters of twenty reads
+    two, not twenty. Which of them acts is read from its position: initiative numbers the
+    positions 0, 1, 2... in acting order, so the turn's index is the acting one's position
+    (``acting_combatant`` of the whole list gives the same one; a test holds them equal)."""
+    sheet = f"character__{system.sheet_name}"
+    rows = (
+        Combatant.objects.select_for_update(of=("encounter", "character", sheet))
+        .select_related(sheet, "encounter__campaign")
+        .select_related(*(f"{sheet}__{relation}" for relation in system.fighter_relations))
+        .defer(*(f"character__{name}" for name in CHARACTER_TEXTS))
+        # The join to the sheet must be an inner one to lock it.
+        .filter(encounter_id=encounter_id, pk__in=list(fighter_ids))
+        .filter(**{f"{sheet}__isnull": False})
+        .order_by("character_id")
+    )
+    if member is not None:
+        rows = rows.filter(encounter__campaign__memberships__user=member).annotate(
+            role=F("encounter__campaign__memberships__role")
+        )
+    fighters = {row.pk: row for row in rows}
+    if not fighters:
+        return None
+    first = next(iter(fighters.values()))
+    encounter = first.encounter
+    encounter.role = getattr(first, "role", None)
+    started = encounter.status in (Status.RUNNING, Status.PAUSED)
+    acting = None
+    for fighter in fighters.values():
+        # Each row brought its own copy of the encounter: the step changes one.
+        fighter.encounter = encounter
+        fighter.character.campaign = encounter.campaign
+        if started and fighter.position == encounter.turn:
+            acting = fighter
+    check_version(encounter, version)
+    return Fight(encounter, fighters, acting)
 
 
 def lock_fighters(encounter: Encounter) -> None:

@@ -35,7 +35,7 @@ from .forms import (
     add_encounter_error,
 )
 from .models import Encounter, Status
-from .steps import EncounterError, StaleVersion
+from .steps import EncounterError, NotTheGm, StaleVersion
 
 CONSOLE = "encounters/console.html"
 
@@ -195,53 +195,72 @@ def _first_error(form) -> str:
     return _("Formulaire incomplet.")
 
 
-def run_small_step(request, encounter_id: int, form_class, service, **fields: str):
+def run_small_step(
+    request, encounter_id: int, form_class, service, *, gm_in_lock: bool = False, **fields: str
+):
     """A one-button step: the form's ``fields`` go to the service under the given argument
-    names; bad input and refusals come back as a message on the console."""
-    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    names; bad input and refusals come back as a message on the console. ``gm_in_lock``:
+    the service checks that its ``by`` is the GM in its lock query (``lock_encounter``), so
+    nothing is read before the step; a refusal reads the encounter to say it."""
+    if not gm_in_lock:
+        get_encounter_for_user(request, encounter_id, gm=True)
     form = form_class(request.POST)
     if not form.is_valid():
+        encounter = get_encounter_for_user(request, encounter_id, gm=True)
         return _refused(request, encounter, EncounterError(_first_error(form)))
     try:
         event = service(
-            encounter_id=encounter.pk,
+            encounter_id=encounter_id,
             version=form.cleaned_data["version"],
             by=request.user,
             **{argument: form.cleaned_data[name] for argument, name in fields.items()},
         )
+    except NotTheGm:
+        get_encounter_for_user(request, encounter_id, gm=True)  # 404 or 403, as anywhere
+        raise Http404("No such encounter.") from None
     except EncounterError as error:
-        return _refused(request, encounter, error)
-    return _respond_step(request, encounter, event)
+        return _refused(request, get_encounter_for_user(request, encounter_id, gm=True), error)
+    return _respond_step(request, event.encounter, event)
 
 
 @require_POST
 def encounter_pause(request: HtmxHttpRequest, encounter_id: int):
     """Pause the fight: it resumes at the same round and turn, even a week later."""
-    return run_small_step(request, encounter_id, VersionForm, services.encounter_pause)
+    return run_small_step(
+        request, encounter_id, VersionForm, services.encounter_pause, gm_in_lock=True
+    )
 
 
 @require_POST
 def encounter_resume(request: HtmxHttpRequest, encounter_id: int):
     """Resume a paused fight where it stopped."""
-    return run_small_step(request, encounter_id, VersionForm, services.encounter_resume)
+    return run_small_step(
+        request, encounter_id, VersionForm, services.encounter_resume, gm_in_lock=True
+    )
 
 
 @require_POST
 def encounter_undo(request: HtmxHttpRequest, encounter_id: int):
     """Revert the latest step not yet undone."""
-    return run_small_step(request, encounter_id, VersionForm, services.encounter_undo)
+    return run_small_step(
+        request, encounter_id, VersionForm, services.encounter_undo, gm_in_lock=True
+    )
 
 
 @require_POST
 def encounter_redo(request: HtmxHttpRequest, encounter_id: int):
     """Re-apply the step the latest undo reverted."""
-    return run_small_step(request, encounter_id, VersionForm, services.encounter_redo)
+    return run_small_step(
+        request, encounter_id, VersionForm, services.encounter_redo, gm_in_lock=True
+    )
 
 
 @require_POST
 def encounter_reopen(request: HtmxHttpRequest, encounter_id: int):
     """Run again a fight ended too soon."""
-    return run_small_step(request, encounter_id, VersionForm, services.encounter_reopen)
+    return run_small_step(
+        request, encounter_id, VersionForm, services.encounter_reopen, gm_in_lock=True
+    )
 
 
 @require_POST

@@ -19,8 +19,9 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext, _TestState
 from django.urls import reverse
 
-from apps.encounters.models import Encounter
+from apps.encounters.models import Encounter, Event
 from apps.systems.ew import views as ew_views
+from tests.bench.figures import load_average, record
 from tests.encounters.test_encounter_queries import fight
 
 ROUNDS = 200
@@ -45,18 +46,17 @@ def median_ms(call, rounds: int = ROUNDS, clock=time.perf_counter) -> float:
     return statistics.median(samples) * 1000
 
 
+def steps_only(queries) -> int:
+    """The queries of a step besides transaction control (the budget's count)."""
+    control = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT", "BEGIN", "COMMIT")
+    return sum(1 for q in queries if not q["sql"].startswith(control))
+
+
 @pytest.mark.django_db
 @pytest.mark.urls("tests.bench.urls")
 def test_encounter_budgets(client, production_rendering, monkeypatch):
     encounter, gm, _player = fight(combatants=20, log_lines=500)
     acting, target = encounter.combatants.order_by("position")[:2]
-    # Armour thick enough that every blow lands for 0: the fight never ends mid-benchmark.
-    sheet = target.character.ew
-    from tests.compendium.factories import EwArmourFactory
-
-    sheet.armour = EwArmourFactory(protection=10)
-    sheet.save()
-
     client.force_login(gm)
     hello = median_ms(lambda: client.get("/bench/hello/"))
 
@@ -69,13 +69,16 @@ def test_encounter_budgets(client, production_rendering, monkeypatch):
     idle_count = len(idle_queries)
 
     attack_url = reverse("encounters:ew_attack", args=[encounter.pk])
+    undo_url = reverse("encounters:undo", args=[encounter.pk])
+
+    def current():
+        return Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
 
     def attack():
-        current = Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
         response = client.post(
             attack_url,
             {
-                "version": current,
+                "version": current(),
                 "attacker": acting.pk,
                 "target": target.pk,
                 "defence": "none",
@@ -85,21 +88,30 @@ def test_encounter_budgets(client, production_rendering, monkeypatch):
             },
             **HTMX,
         )
-        assert response.status_code == 200
+        assert response.status_code == 200 and "field-error" not in response.text
+
+    def attack_and_undo():
+        """One blow that lands and wounds (a real UPDATE of the target's sheet), then, untimed
+        by ``timed_steps``, its undo: the fight stays the same however long the bench."""
+        attack()
+        client.post(undo_url, {"version": current()}, **HTMX)
 
     # The version read in attack() is the test's bookkeeping: time it apart and take it off.
-    overhead = median_ms(
-        lambda: Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
-    )
-    step = median_ms(attack, rounds=100) - overhead
+    overhead = median_ms(current)
+    step = timed_steps(attack, lambda: client.post(undo_url, {"version": current()}, **HTMX))
+    step -= overhead
     with CaptureQueriesContext(connection) as step_queries:
         attack()
-    step_count = len(step_queries) - 1  # less the version read of attack() itself
+    step_count = steps_only(step_queries.captured_queries[1:])  # less attack()'s version read
+    assert Event.objects.filter(encounter=encounter, kind="ew_attack").last().data["applied"]
+    client.post(undo_url, {"version": current()}, **HTMX)
 
     # CPU time of this process only: steadier on a busy machine, but it leaves out the
     # database server's share, so the wall-clock ratio above is the one that counts.
     cpu_hello = median_ms(lambda: client.get("/bench/hello/"), clock=time.process_time)
-    cpu_step = median_ms(attack, rounds=50, clock=time.process_time)
+    cpu_step = timed_steps(
+        attack, lambda: client.post(undo_url, {"version": current()}, **HTMX), 50, time.process_time
+    )
     print(
         f"\ncpu time: bare view {cpu_hello:.2f} ms | attack step {cpu_step:.2f} ms "
         f"= {cpu_step / cpu_hello:.1f}x"
@@ -112,16 +124,42 @@ def test_encounter_budgets(client, production_rendering, monkeypatch):
         f"\nfloor: the user and {reads} trivial ORM reads, nothing else {floor:.2f} ms "
         f"= {floor / hello:.1f}x the bare view"
     )
-    answer = _answer_template_ms(attack, monkeypatch)
+    answer = _answer_template_ms(attack_and_undo, monkeypatch)
     print(
         f"\nanswer template alone (the fragments of a step, rendered from its context, "
         f"no query) {answer:.2f} ms = {answer / hello:.1f}x the bare view"
     )
     print(
         f"\nbare view {hello:.2f} ms | idle check {idle:.2f} ms = {idle / hello:.1f}x "
-        f"({idle_count} queries) | attack step (20 combatants, 500+ log lines) "
-        f"{step:.2f} ms = {step / hello:.1f}x ({step_count} queries)"
+        f"({idle_count} queries) | EW attack step (20 combatants, 500+ log lines, the target "
+        f"wounded) {step:.2f} ms = {step / hello:.1f}x ({step_count} queries besides "
+        f"transaction control) | load average {load_average()}"
     )
+    record(
+        hello_ms=hello,
+        idle_check_ms=idle,
+        idle_check_ratio=idle / hello,
+        idle_check_queries=idle_count,
+        ew_attack_step_ms=step,
+        ew_attack_step_ratio=step / hello,
+        ew_attack_step_queries=step_count,
+        ew_attack_step_cpu_ratio=cpu_step / cpu_hello,
+        ew_attack_answer_template_ratio=answer / hello,
+        ew_attack_query_floor_ratio=floor / hello,
+    )
+
+
+def timed_steps(step, untimed, rounds: int = 100, clock=time.perf_counter) -> float:
+    """The median time of ``step``, each followed by ``untimed`` (an undo), after a warm-up."""
+    samples = []
+    for round_ in range(rounds + 10):
+        start = clock()
+        step()
+        elapsed = clock() - start
+        untimed()
+        if round_ >= 10:
+            samples.append(elapsed)
+    return statistics.median(samples) * 1000
 
 
 @pytest.mark.django_db
@@ -148,19 +186,40 @@ def test_aethoria_attack_step(client, production_rendering):
     def version():
         return Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
 
-    samples = []
+    samples, cpu_samples = [], []
     for round_ in range(60):
         data = {**payload, "version": version()}
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         response = client.post(attack_url, data, **HTMX)
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         assert response.status_code == 200 and "field-error" not in response.text
         if round_ >= 10:  # warm-up first
             samples.append(elapsed)
+            cpu_samples.append(cpu)
         client.post(undo_url, {"version": version()}, **HTMX)
     step = statistics.median(samples) * 1000
-    print(f"\nAethoria attack step (20 combatants, 500+ log lines) {step:.2f} ms", end=" ")
-    print(f"= {step / hello:.1f}x")
+    # As for the EW step: this process's CPU time, steadier on a busy machine.
+    cpu_hello = median_ms(lambda: client.get("/bench/hello/"), clock=time.process_time)
+    cpu_step = statistics.median(cpu_samples) * 1000
+    print(
+        f"\ncpu time: bare view {cpu_hello:.2f} ms | Aethoria attack step {cpu_step:.2f} ms "
+        f"= {cpu_step / cpu_hello:.1f}x"
+    )
+    with CaptureQueriesContext(connection) as queries:
+        client.post(attack_url, {**payload, "version": version()}, **HTMX)
+    count = steps_only(queries.captured_queries[1:])  # less the version read
+    print(
+        f"\nbare view {hello:.2f} ms | Aethoria attack step (20 combatants, 500+ log lines) "
+        f"{step:.2f} ms = {step / hello:.1f}x ({count} queries besides transaction control) "
+        f"| load average {load_average()}"
+    )
+    record(
+        aethoria_hello_ms=hello,
+        aethoria_attack_step_ms=step,
+        aethoria_attack_step_ratio=step / hello,
+        aethoria_attack_step_queries=count,
+        aethoria_attack_step_cpu_ratio=cpu_step / cpu_hello,
+    )
 
 
 def _answer_template_ms(attack, monkeypatch) -> float:
@@ -168,8 +227,8 @@ def _answer_template_ms(attack, monkeypatch) -> float:
     step built (captured from the view), with no query and no rule computed."""
     captured = {}
 
-    def capture(request, event, form):
-        captured["request"], captured["context"] = request, real(request, event, form)
+    def capture(request, event, fight, form):
+        captured["request"], captured["context"] = request, real(request, event, fight, form)
         return captured["context"]
 
     real = ew_views.attack_step_context

@@ -16,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from apps.rules import aethoria, ew, odds
+from tests.bench.figures import record
 
 RUNS = 301
 BUDGET_US = 1000.0  # "well under a millisecond"
@@ -28,13 +29,19 @@ def median_us(function: Callable[[], object], *, cold: bool = True) -> float:
 
 
 def main() -> None:
-    cases: list[tuple[str, Callable[[], object]]] = [
-        ("Aethoria: success distribution of 30 dice", lambda: aethoria.success_distribution(30, 7)),
+    cases: list[tuple[str, str, Callable[[], object]]] = [
         (
+            "rules_aethoria_distribution_30_dice",
+            "Aethoria: success distribution of 30 dice",
+            lambda: aethoria.success_distribution(30, 7),
+        ),
+        (
+            "rules_aethoria_landing_15_vs_15",
             "Aethoria: 15-die attack lands vs 15-die defence",
             lambda: aethoria.landing_probability(15, 7, 15, 6),
         ),
         (
+            "rules_aethoria_attack_odds_15_vs_15",
             "Aethoria: 15 vs 15 attack odds with damage (4+4d, RD 2)",
             lambda: aethoria.attack_odds(
                 attack_dice=15,
@@ -48,6 +55,7 @@ def main() -> None:
             ),
         ),
         (
+            "rules_ew_attack_odds",
             "EW: attack odds (hit chance, damage distributions)",
             lambda: ew.attack_odds(
                 na=9, nd=7, impact=3, target_natural_defence=1, target_protection=1
@@ -55,11 +63,12 @@ def main() -> None:
         ),
     ]
     print(f"median of {RUNS} runs, caches cleared before each run (cold) / kept (warm)")
-    for name, function in cases:
+    for key, name, function in cases:
         cold = median_us(function)
         warm = median_us(function, cold=False)
         verdict = "ok" if cold < BUDGET_US else "OVER BUDGET"
         print(f"{name:58} cold {cold:8.1f} us   warm {warm:8.1f} us   {verdict}")
+        record(**{f"{key}_cold_us": cold, f"{key}_warm_us": warm})
 
 
 if __name__ == "__main__":

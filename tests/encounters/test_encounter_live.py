@@ -184,7 +184,6 @@ def test_an_attack_applies_its_damage_to_pools_changed_since_the_form_was_loaded
         choice=ew_services.AttackChoice(attacker_id=attacker.pk, target_id=target.pk),
         to_hit_face=1,
         damage_face=10,
-        combatants=combatants,
     )
     sheet = EwSheet.objects.get(pk=target.character_id)
     applied = encounter.events.get(kind="ew_attack").data["applied"]

@@ -211,14 +211,14 @@ def test_an_aethoria_test_answers_with_what_it_changed_in_fixed_queries(client):
 def test_undo_of_a_blow_query_count_is_pinned(client, big, django_assert_num_queries):
     attack(client, big, to_hit=1, damage=10)
     version = Encounter.objects.get(pk=big.pk).version
-    # Reading (2): user, encounter. The undo (10, and a savepoint opened and released
-    # around it): lock the encounter and the fighters' sheets, the step to undo with its
-    # actor, the sheets' values it changed (unchanged since?), write back the defender's
-    # sheet and the attacker's round state, mark the step undone, read the turn back, append
-    # the undo, bump the versions. The answer (6): the step undone, the fighters, the attack
-    # form's weapons and specialties, the acting fighter's latest attack (the form opens on
-    # its choices), "can undo?", the point d'éclat offer.
-    with django_assert_num_queries(2 + 10 + 2 + 7):
+    # Reading (1): user. The undo (10, and a savepoint opened and released around it):
+    # lock the encounter (the GM checked in the same query) and the fighters' sheets, the
+    # step to undo with its actor, the sheets' values it changed (unchanged since?), write
+    # back the defender's sheet and the attacker's round state, mark the step undone, read
+    # the turn back, append the undo, bump the versions. The answer (7): the step undone,
+    # the fighters, the attack form's weapons and specialties, the acting fighter's latest
+    # attack (the form opens on its choices), "can undo?", the point d'éclat offer.
+    with django_assert_num_queries(1 + 10 + 2 + 7):
         client.post(reverse("encounters:undo", args=[big.pk]), {"version": version}, **HTMX)
 
 

@@ -17,20 +17,20 @@ from django.utils.translation import gettext
 from apps.core.refusals import rules_message
 from apps.encounters.fighters import is_dead, is_out
 from apps.encounters.models import Combatant, Encounter, Event, Status
-from apps.encounters.services import _combatants
+from apps.encounters.services import prefetch_gear
 from apps.encounters.steps import (
     EncounterError,
+    Fight,
     Step,
-    lock_and_refresh_pools,
-    lock_encounter,
+    lock_fight,
     require_status,
 )
 from apps.rules import aethoria
-from apps.rules.dice import D10, D20
 from apps.rules.errors import RulesError
+from apps.systems import get_system
 
 from .defences import NO_DEFENCE, PARRY, DefencePlan, held_items, plan_defence
-from .dice import DiceBag, roll_json, set_pools, spend_fatigue_dice
+from .dice import DiceBag, roll_json, set_pools
 from .events import ATTACK_EVENT
 from .fighters import (
     armour_of,
@@ -42,7 +42,7 @@ from .fighters import (
     turn_state_after,
     weapon_of,
 )
-from .specials import check_actor, has_fired, without_fired
+from .specials import has_fired, without_fired
 from .state import PREPARED_ATTACK
 from .turns import aethoria_turn_state
 
@@ -154,21 +154,27 @@ def blow_odds(
     location takes the shot on the obstacle: 0 damage)."""
     mixed: dict[int, Fraction] = {}
     lands = Fraction(0)
+    # The odds differ between locations only by their RD: computed once per distinct RD
+    # (two to four of them against twelve locations).
+    by_rd: dict[int, aethoria.AttackOdds] = {}
     for location, chance in locations.items():
         if not chance:
             continue
-        odds = aethoria.attack_odds(
-            attack_dice=attack_dice,
-            attack_threshold=attack_threshold,
-            defence_dice=defence.spec.dice + defence_extra if defence else 0,
-            defence_threshold=defence.spec.threshold if defence else aethoria.DODGE_THRESHOLD,
-            weapon_dice=damage.dice + damage_extra,
-            fixed=damage.fixed,
-            force=damage.threshold,
-            rd=rd.get(location, 0),
-            convert_extra_successes=convert,
-            ones_always_succeed=house.ones_always_succeed,
-        )
+        location_rd = rd.get(location, 0)
+        if location_rd not in by_rd:
+            by_rd[location_rd] = aethoria.attack_odds(
+                attack_dice=attack_dice,
+                attack_threshold=attack_threshold,
+                defence_dice=defence.spec.dice + defence_extra if defence else 0,
+                defence_threshold=defence.spec.threshold if defence else aethoria.DODGE_THRESHOLD,
+                weapon_dice=damage.dice + damage_extra,
+                fixed=damage.fixed,
+                force=damage.threshold,
+                rd=location_rd,
+                convert_extra_successes=convert,
+                ones_always_succeed=house.ones_always_succeed,
+            )
+        odds = by_rd[location_rd]
         lands = odds.lands
         dist = {0: Fraction(1)} if location in covered else odds.damage
         for value, p in dist.items():
@@ -439,25 +445,31 @@ def aethoria_attack(
     by,
     choice: AttackChoice,
     faces: tuple[BlowFaces, ...] = (),
-    combatants: list[Combatant] | None = None,
 ) -> Event:
     """The acting combatant (or one firing its prepared action) attacks: attack roll and hit
-    location, the defender's roll, net successes, damage against the location's RD, PV.
+    location, the defender's roll, net successes, damage against the location's RD, PV."""
+    fighters = (choice.attacker_id, choice.target_id)
+    fight = lock_fight(encounter_id, fighters, system=get_system("aethoria"), version=version)
+    if fight is None:
+        raise EncounterError(gettext("Ce combattant ne fait pas partie de la rencontre."))
+    return aethoria_attack_step(fight, by=by, choice=choice, faces=faces)
 
-    ``combatants`` may be the fight as the console's form loaded it (as for an EW attack):
-    the two fighters' pools are read again under the lock, and the list is updated in place.
-    """
-    # Only the two fighters involved are locked (and read again): the others are not touched.
-    encounter = lock_encounter(encounter_id, version, fighters=False)
+
+def aethoria_attack_step(
+    fight: Fight, *, by, choice: AttackChoice, faces: tuple[BlowFaces, ...] = ()
+) -> Event:
+    """``aethoria_attack`` on a fight already locked with its two fighters (``lock_fight``),
+    in the caller's transaction: the gear of those two only is read."""
+    encounter = fight.encounter
     require_status(encounter, Status.RUNNING)
-    if combatants is None:
-        combatants = _combatants(encounter)
-    lock_and_refresh_pools(encounter, combatants, choice.attacker_id, choice.target_id)
-    check_actor(encounter, combatants, choice.attacker_id)
+    _check_attacker(fight, choice.attacker_id)
+    combatants = list(fight.fighters.values())
+    prefetch_gear(encounter, combatants)
     plan = plan_attack(encounter, choice, combatants)
     house = encounter.campaign.house()
     attacker, target = plan.attacker, plan.target
     a_sheet, t_sheet = attacker.character.aethoria, target.character.aethoria
+    _check_no_defence_faces(plan, faces)
     bag = DiceBag()
     step = Step(
         encounter,
@@ -467,131 +479,27 @@ def aethoria_attack(
         target=target,
         public=not (attacker.hidden or target.hidden),
     )
-    a_pools, _ = spend_fatigue_dice(a_sheet.pools(house), aethoria.PHYSICAL, plan.fatigue)
-    t_pools = t_sheet.pools(house)
-    armour = armour_of(t_sheet)
-    blows = []
-    suffix = ("", "2")
     try:
-        for index, blow in enumerate(plan.blows):
-            typed = faces[index] if index < len(faces) else BlowFaces()
-            s = suffix[index]
-            attack_faces = bag.take(
-                typed.attack, blow.attack.dice, D10, f"attack_faces{s}", gettext("Attaque")
-            )
-            fatigue_count = plan.fatigue if index == 0 else 0
-            fatigue_faces = bag.take(
-                typed.fatigue if index == 0 else None,
-                fatigue_count,
-                D10,
-                "fatigue_faces",
-                gettext("Dés de fatigue"),
-            )
-            location_count = aethoria.CIBLER_LOCATION_DICE if plan.mode == CIBLER else 1
-            location_faces = bag.take(
-                typed.location, location_count, D20, f"location_faces{s}", gettext("Localisation")
-            )
-            if plan.mode == CIBLER:
-                location_face = _cibler_keep(location_faces, plan, house)
-            else:
-                location_face = location_faces[0]
-            defence_faces: tuple[int, ...] = ()
-            if blow.defence is not None:
-                defence_faces = bag.take(
-                    typed.defence,
-                    blow.defence.spec.dice,
-                    D10,
-                    f"defence_faces{s}",
-                    gettext("Défense"),
-                )
-            elif typed.defence:
-                raise EncounterError(
-                    gettext("Pas de défense choisie : laissez ses dés vides."), f"defence_faces{s}"
-                )
-            attack = aethoria.roll_pool(blow.attack, attack_faces, fatigue_faces)
-            defence = None
-            if blow.defence:
-                extra = plan.defence_fatigue if index == 0 else 0
-                extra_faces = bag.take(
-                    typed.defence_fatigue if index == 0 else None,
-                    extra,
-                    D10,
-                    "defence_fatigue_faces",
-                    gettext("Dés de fatigue de la défense"),
-                )
-                defence = aethoria.roll_pool(blow.defence.spec, defence_faces, extra_faces)
-                if extra:
-                    t_pools, _ = aethoria.spend_fatigue(t_pools, aethoria.PHYSICAL, extra)
-            outcome = attack_outcome(
-                attack.successes,
-                defence.successes if defence else 0,
-                location_face=location_face,
-                ranged=plan.ranged,
-                covered=plan.covered,
-                convert=plan.convert,
-                house=house,
-            )
-            row = {
-                "weapon": blow.snapshot,
-                "second_weapon": blow.second_weapon,
-                "attack": roll_json(attack),
-                "defence": (
-                    {"kind": blow.defence.kind, "item": blow.defence.item, **roll_json(defence)}
-                    if defence
-                    else None
-                ),
-                "location_faces": list(location_faces),
-                "outcome": asdict(outcome),
-                "damage": None,
-                "severe": aethoria.NO_EFFECT,
-                "odds": {
-                    "lands": str(blow.odds.lands),
-                    "expected": str(blow.odds.expected),
-                    "max": blow.odds.maximum,
-                },
-            }
-            if outcome.lands and not outcome.hits_obstacle:
-                spec = aethoria.damage_roll(
-                    blow.weapon,
-                    a_sheet.force,
-                    outcome.bonus_dice,
-                    second_weapon=blow.second_weapon,
-                    house=house,
-                )
-                label = (
-                    gettext("Dégâts (%(weapon)s de l'arme + %(bonus)s bonus)")
-                    % {"weapon": blow.weapon.dice, "bonus": outcome.bonus_dice}
-                    if outcome.bonus_dice
-                    else gettext("Dégâts")
-                )
-                damage_faces = bag.take(typed.damage, spec.dice, D10, f"damage_faces{s}", label)
-                extra = plan.damage_fatigue if index == 0 else 0
-                extra_faces = bag.take(
-                    typed.damage_fatigue if index == 0 else None,
-                    extra,
-                    D10,
-                    "damage_fatigue_faces",
-                    gettext("Dés de fatigue des dégâts"),
-                )
-                roll = aethoria.roll_pool(spec, damage_faces, extra_faces)
-                if extra:
-                    # Paid only when the damage is rolled: the choice was "if it lands".
-                    a_pools, _ = aethoria.spend_fatigue(a_pools, aethoria.PHYSICAL, extra)
-                result = aethoria.resolve_damage(
-                    roll,
-                    rd=aethoria.location_rd(armour, outcome.location, house),
-                    target_vitalite=t_sheet.vitalite,
-                    location=outcome.location,
-                    house=house,
-                )
-                pv_before = t_pools.pv
-                t_pools, _ = aethoria.take_damage(t_pools, result.damage)
-                row["damage"] = {**roll_json(roll), **asdict(result)}
-                row["pv"] = {"before": pv_before, "after": t_pools.pv}
-                row["severe"] = result.severe_effect
-            blows.append(row)
+        result = aethoria.resolve_attack(
+            blows=[_rules_blow(plan, index) for index in range(len(plan.blows))],
+            attacker_pools=a_sheet.pools(house),
+            attacker_force=a_sheet.force,
+            target=aethoria.AttackTarget(
+                t_sheet.pools(house), t_sheet.vitalite, armour_of(t_sheet)
+            ),
+            dice=_faces_source(bag, faces, plan),
+            ranged=plan.ranged,
+            covered=plan.covered,
+            cibler=plan.mode == CIBLER,
+            prefer_location=plan.prefer_location,
+            keep=plan.keep,
+            convert=plan.convert,
+            house=house,
+        )
     except RulesError as error:
         raise rules_refusal(error) from error
+    blows = [_blow_json(blow, row) for blow, row in zip(plan.blows, result.blows, strict=True)]
+    a_pools, t_pools = result.attacker_pools, result.target_pools
     set_pools(step, a_sheet, a_pools)
     set_pools(step, t_sheet, t_pools)
     step.set(attacker, "state", plan.attacker_state)
@@ -617,16 +525,116 @@ def aethoria_attack(
             "convert": plan.convert,
             "blows": blows,
             "choice": choice.remembered(),
-            "dead": aethoria.condition(t_pools.pv, t_sheet.vitalite, house) == aethoria.DEAD,
-            "out": t_pools.pv <= 0,
+            "dead": result.dead,
+            "out": result.out,
         }
     )
 
 
-def _cibler_keep(faces: tuple[int, ...], plan: AttackPlan, house) -> int:
-    """Cibler: the die showing the preferred location if one does, else the chosen die."""
-    if plan.prefer_location:
-        for face in faces:
-            if aethoria.hit_location(face, house) == plan.prefer_location:
-                return face
-    return aethoria.cibler_location(faces, plan.keep)
+def _check_attacker(fight: Fight, attacker_id: int) -> None:
+    """The acting combatant, or one whose prepared attack was just fired."""
+    if fight.acting is not None and fight.acting.pk == attacker_id:
+        return
+    fired = fight.fighters.get(attacker_id)
+    if fired is not None and has_fired(fight.encounter, fired, PREPARED_ATTACK):
+        return
+    raise EncounterError(gettext("Ce n'est pas son tour d'agir."), "attacker")
+
+
+def _check_no_defence_faces(plan: AttackPlan, faces: tuple[BlowFaces, ...]) -> None:
+    for index, blow in enumerate(plan.blows):
+        if blow.defence is None and index < len(faces) and faces[index].defence:
+            raise EncounterError(
+                gettext("Pas de défense choisie : laissez ses dés vides."),
+                f"defence_faces{('', '2')[index]}",
+            )
+
+
+def _rules_blow(plan: AttackPlan, index: int) -> aethoria.Blow:
+    """A planned blow as the engine resolves it (the fatigue dice go with the first)."""
+    blow = plan.blows[index]
+    first = index == 0
+    return aethoria.Blow(
+        attack=blow.attack,
+        weapon=blow.weapon,
+        defence=blow.defence.spec if blow.defence else None,
+        second_weapon=blow.second_weapon,
+        fatigue=plan.fatigue if first else 0,
+        defence_fatigue=plan.defence_fatigue if first and blow.defence else 0,
+        damage_fatigue=plan.damage_fatigue if first else 0,
+    )
+
+
+# Each roll the engine asks for: the typed faces it takes (a ``BlowFaces`` field), the form
+# field a refusal goes next to, and whether only the first blow has it.
+TYPED_ROLLS = {
+    aethoria.ATTACK_ROLL: ("attack", "attack_faces", False),
+    aethoria.FATIGUE_ROLL: ("fatigue", "fatigue_faces", True),
+    aethoria.LOCATION_ROLL: ("location", "location_faces", False),
+    aethoria.DEFENCE_ROLL: ("defence", "defence_faces", False),
+    aethoria.DEFENCE_FATIGUE_ROLL: ("defence_fatigue", "defence_fatigue_faces", True),
+    aethoria.DAMAGE_ROLL: ("damage", "damage_faces", False),
+    aethoria.DAMAGE_FATIGUE_ROLL: ("damage_fatigue", "damage_fatigue_faces", True),
+}
+
+
+def _faces_source(bag: DiceBag, faces: tuple[BlowFaces, ...], plan: AttackPlan):
+    """The engine's source of faces: those typed from physical dice for a roll, else rolled
+    by the app, through the bag that tells the step's dice source."""
+
+    def take(asked: aethoria.DiceAsked) -> tuple[int, ...]:
+        name, field, first_only = TYPED_ROLLS[asked.role]
+        typed = faces[asked.blow] if asked.blow < len(faces) else BlowFaces()
+        value = None if first_only and asked.blow else getattr(typed, name)
+        if not first_only:
+            field += ("", "2")[asked.blow]
+        label = _roll_label(asked, plan)
+        return bag.take(value, asked.count, asked.sides, field, label)
+
+    return take
+
+
+def _roll_label(asked: aethoria.DiceAsked, plan: AttackPlan) -> str:
+    if asked.role == aethoria.DAMAGE_ROLL and asked.bonus:
+        return gettext("Dégâts (%(weapon)s de l'arme + %(bonus)s bonus)") % {
+            "weapon": plan.blows[asked.blow].weapon.dice,
+            "bonus": asked.bonus,
+        }
+    return {
+        aethoria.ATTACK_ROLL: gettext("Attaque"),
+        aethoria.FATIGUE_ROLL: gettext("Dés de fatigue"),
+        aethoria.LOCATION_ROLL: gettext("Localisation"),
+        aethoria.DEFENCE_ROLL: gettext("Défense"),
+        aethoria.DEFENCE_FATIGUE_ROLL: gettext("Dés de fatigue de la défense"),
+        aethoria.DAMAGE_ROLL: gettext("Dégâts"),
+        aethoria.DAMAGE_FATIGUE_ROLL: gettext("Dés de fatigue des dégâts"),
+    }[asked.role]
+
+
+def _blow_json(blow: BlowPlan, result: aethoria.BlowResult) -> dict:
+    """One blow as the event stores it (the log, undo and the fatigue dice added after read
+    it back)."""
+    row = {
+        "weapon": blow.snapshot,
+        "second_weapon": blow.second_weapon,
+        "attack": roll_json(result.attack),
+        "defence": (
+            {"kind": blow.defence.kind, "item": blow.defence.item, **roll_json(result.defence)}
+            if result.defence
+            else None
+        ),
+        "location_faces": list(result.location_faces),
+        "outcome": asdict(result.outcome),
+        "damage": None,
+        "severe": aethoria.NO_EFFECT,
+        "odds": {
+            "lands": str(blow.odds.lands),
+            "expected": str(blow.odds.expected),
+            "max": blow.odds.maximum,
+        },
+    }
+    if result.damage is not None:
+        row["damage"] = {**roll_json(result.damage_roll), **asdict(result.damage)}
+        row["pv"] = {"before": result.pv_before, "after": result.pv_after}
+        row["severe"] = result.damage.severe_effect
+    return row

@@ -127,9 +127,12 @@ def _difficulty_field():
 class PlanForm(VersionForm):
     """A form whose clean() builds the plan of the action (odds included)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, with_plan: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.plan = None
+        # A form posted to make the step: the step plans under its lock and puts its
+        # refusals next to the same fields, so planning here too would be done twice.
+        self.with_plan = with_plan
 
     def make_plan(self):  # pragma: no cover - overridden
         raise NotImplementedError
@@ -141,7 +144,7 @@ class PlanForm(VersionForm):
         cleaned = super().clean()
         self.plan = None
         self.check_actor(cleaned)
-        if self.errors:
+        if self.errors or not self.with_plan:
             return cleaned
         try:
             self.plan = self.make_plan()
@@ -231,9 +234,9 @@ class AethoriaAttackForm(PlanForm):
     def __init__(
         self,
         *args,
-        encounter: Encounter,
-        attacker: Combatant,
-        combatants: list[Combatant],
+        encounter: Encounter | None = None,
+        attacker: Combatant | None = None,
+        combatants: list[Combatant] | None = None,
         fired: bool = False,
         refresh: bool = False,
         last_target: int | None = None,
@@ -247,6 +250,9 @@ class AethoriaAttackForm(PlanForm):
         self.acting = attacker
         self.combatants = combatants
         self.fired = fired
+        if combatants is None:
+            self._posted_ids_only()
+            return
         self.fields["attacker"].initial = attacker.pk
         others = [c for c in combatants if c.pk != attacker.pk]
         self.fields["target"].choices = [(c.pk, c.character.name) for c in others]
@@ -295,6 +301,19 @@ class AethoriaAttackForm(PlanForm):
             defence.update(remembered_defence(remembered, self.target_id, items))
         # A copy: the console passes the same initial dict to its other forms.
         self.initial = {**self.initial, **opening, **defence}
+
+    def _posted_ids_only(self) -> None:
+        """The attack as posted, without the fight: the ids and items are read as plain
+        values, and the step checks them against the fight (the fighters it locks, the gear
+        on their sheets, the campaign's range bands). No choice list is built, no query
+        made; a refused attack is shown again in the form built with its lists."""
+        self.with_plan = False
+        for name in ("target", "weapon", "second_weapon"):
+            field = self.fields[name]
+            self.fields[name] = forms.IntegerField(label=field.label, required=field.required)
+        for name in ("range_band", "parry_with", "parry_with2"):
+            field = self.fields[name]
+            self.fields[name] = forms.CharField(label=field.label, required=False)
 
     def _parry_items(self, target: Combatant | None) -> list[tuple[str, str]]:
         """What the chosen target can parry with: its weapons that parry, its shield."""
@@ -367,7 +386,7 @@ class AethoriaAttackForm(PlanForm):
         )
 
     def check_actor(self, cleaned: dict) -> None:
-        if cleaned.get("attacker") not in (None, self.acting.pk):
+        if self.acting is not None and cleaned.get("attacker") not in (None, self.acting.pk):
             self.add_error(None, _("Ce n'est pas son tour d'agir."))
 
     def make_plan(self):

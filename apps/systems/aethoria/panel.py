@@ -146,6 +146,8 @@ class AethoriaPanel:
         return list(
             self.encounter.events.filter(undone=False)
             .exclude(kind__in=("undo", "redo"))
+            # What each step changed is for undo and redo: the panel reads what it did.
+            .defer("changes")
             .order_by("-sequence")[:RECENT_STEPS]
         )
 

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db import transaction
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.core.http import HtmxHttpRequest
 from apps.encounters import console
-from apps.encounters.access import get_encounter_for_user
+from apps.encounters.access import get_encounter_for_user, lock_fight_for_gm
 from apps.encounters.forms import add_encounter_error
 from apps.encounters.models import Encounter
 from apps.encounters.services import acting_combatant
 from apps.encounters.steps import EncounterError, StaleVersion
 from apps.encounters.views import _refused, _respond, _respond_step, _stale
+from apps.systems import get_system
 
 from . import attack, effects, fatigue, magic, specials, table_tests
 from .forms import (
@@ -97,13 +99,18 @@ def _odds(request, partial: str, form) -> TemplateResponse:
 
 
 def _attack_form(
-    encounter: Encounter, data, refresh: bool = False
+    encounter: Encounter, data, refresh: bool = False, with_plan: bool = True
 ) -> tuple[str, AethoriaAttackForm | None]:
     """The acting combatant's attack form, or the one of a combatant firing its prepared
     action when the data names it."""
     combatants, acting = _people(encounter)
     fired = fired_combatant(encounter, combatants)
-    options = {"encounter": encounter, "combatants": combatants, "refresh": refresh}
+    options = {
+        "encounter": encounter,
+        "combatants": combatants,
+        "refresh": refresh,
+        "with_plan": with_plan,
+    }
     if fired is not None and data is not None and data.get("attacker") == str(fired.pk):
         form = AethoriaAttackForm(data, attacker=fired, fired=True, **options)
         return "aethoria_fired_attack", form
@@ -128,19 +135,47 @@ def aethoria_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> Templat
 
 @require_POST
 def aethoria_attack(request: HtmxHttpRequest, encounter_id: int):
-    """Melee, ranged, cibler or attaque double, by the acting (or firing) combatant."""
+    """Melee, ranged, cibler or attaque double, by the acting (or firing) combatant. As the
+    EW attack: the access check, the lock and the two fighters are one query, the posted
+    form builds no choice list and plans nothing (the step does, under its lock); a refused
+    attack is answered by ``_attack_refused``."""
+    form = AethoriaAttackForm(request.POST)
+    if not form.is_valid():
+        return _attack_refused(request, encounter_id)
+    choice = form.choice()
+    try:
+        with transaction.atomic():
+            fight = lock_fight_for_gm(
+                request,
+                encounter_id,
+                (choice.attacker_id, choice.target_id),
+                system=get_system("aethoria"),
+                version=form.cleaned_data["version"],
+            )
+            event = attack.aethoria_attack_step(
+                fight, by=request.user, choice=choice, faces=form.faces()
+            )
+    except StaleVersion as error:
+        # Said as for a form drawn on an older version (the lock found a newer one).
+        encounter = get_encounter_for_user(request, encounter_id, gm=True)
+        return _refused(request, encounter, _stale(request, encounter) or error)
+    except EncounterError as error:
+        return _attack_refused(request, encounter_id, error)
+    return _respond_step(request, fight.encounter, event)
+
+
+def _attack_refused(request, encounter_id: int, error: EncounterError | None = None):
+    """A refused attack: the console with the form as posted, built with its lists, each
+    refusal next to its field (409 first if someone acted since the form was drawn)."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    key, form = _attack_form(encounter, request.POST)
-    return _act(
-        request,
-        encounter,
-        key,
-        form,
-        lambda base: attack.aethoria_attack(
-            **base, choice=form.choice(), faces=form.faces(), combatants=form.combatants
-        ),
-        fight=form.combatants if form is not None else None,
-    )
+    key, form = _attack_form(encounter, request.POST, with_plan=False)
+    if form is None:
+        return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
+    if stale := _stale(request, encounter):
+        return _refused(request, encounter, stale)
+    if form.is_valid() and error is not None:
+        add_encounter_error(form, error)
+    return _respond(request, encounter, forms={key: form})
 
 
 # --- Special actions, prepared actions, severe effects ---------------------------------------

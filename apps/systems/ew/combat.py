@@ -12,22 +12,27 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.translation import gettext as _
 
+from apps.characters.models import EwSpecialtyRank
+from apps.compendium.models import EwWeapon
 from apps.core.refusals import rules_message
 from apps.encounters.fighters import is_dead, is_out
 from apps.encounters.models import Combatant, DiceSource, Encounter, Event, Status
-from apps.encounters.services import _combatant, _combatants, acting_combatant
+from apps.encounters.services import _combatant
 from apps.encounters.steps import (
     EncounterError,
+    Fight,
     Step,
-    lock_and_refresh_pools,
     lock_encounter,
+    lock_fight,
     require_status,
 )
 from apps.rules import ew
 from apps.rules.dice import SecureDice, check_d10, check_d20
 from apps.rules.errors import RulesError
+from apps.systems import get_system
 
 from .state import FighterState
 
@@ -113,7 +118,7 @@ class AttackPlan:
     impact: int
     protection: int
     target_natural_defence: int
-    odds: ew.EwAttackOdds
+    odds: ew.EwAttackOdds | None
 
     @property
     def expected_superficial(self) -> Fraction:
@@ -139,9 +144,14 @@ def _pick(encounter: Encounter, combatants: Sequence[Combatant] | None, pk: int)
 
 
 def plan_attack(
-    encounter: Encounter, choice: AttackChoice, combatants: Sequence[Combatant] | None = None
+    encounter: Encounter,
+    choice: AttackChoice,
+    combatants: Sequence[Combatant] | None = None,
+    *,
+    odds: bool = True,
 ) -> AttackPlan:
-    """Everything about an attack that is known before rolling (raises EncounterError)."""
+    """Everything about an attack that is known before rolling (raises EncounterError);
+    without ``odds``, the exact odds are left out (``None``)."""
     house = encounter.campaign.house()
     attacker = _pick(encounter, combatants, choice.attacker_id)
     target = _pick(encounter, combatants, choice.target_id)
@@ -180,15 +190,17 @@ def plan_attack(
             )
         nd = ew.to_hit_nd(t_derived.natural_defence, active)
         impact = ew.weapon_impact(weapon, a_sheet.phy, house.rounding)
-        odds = ew.attack_odds(
-            na=a_derived.com + spec,
-            nd=nd,
-            impact=impact,
-            target_natural_defence=t_derived.natural_defence,
-            target_protection=protection(target),
-            modifiers=modifiers,
-            table=house.table,
-        )
+        exact = None
+        if odds:
+            exact = ew.attack_odds(
+                na=a_derived.com + spec,
+                nd=nd,
+                impact=impact,
+                target_natural_defence=t_derived.natural_defence,
+                target_protection=protection(target),
+                modifiers=modifiers,
+                table=house.table,
+            )
     except RulesError as error:
         raise EncounterError(rules_message(error), error.field) from error
     return AttackPlan(
@@ -207,7 +219,7 @@ def plan_attack(
         impact=impact,
         protection=protection(target),
         target_natural_defence=t_derived.natural_defence,
-        odds=odds,
+        odds=exact,
     )
 
 
@@ -236,28 +248,41 @@ def ew_attack(
     choice: AttackChoice,
     to_hit_face: int | None = None,
     damage_face: int | None = None,
-    combatants: list[Combatant] | None = None,
 ) -> Event:
-    """The acting combatant attacks: roll to hit, then damage on both pools if it lands.
+    """The acting combatant attacks: roll to hit, then damage on both pools if it lands."""
+    fight = lock_fight(encounter_id, _fighter_ids(choice), system=get_system("ew"), version=version)
+    if fight is None:
+        raise EncounterError(_("Ce combattant ne fait pas partie de la rencontre."), "target")
+    return ew_attack_step(
+        fight, by=by, choice=choice, to_hit_face=to_hit_face, damage_face=damage_face
+    )
 
-    ``combatants`` may be the fight as the caller already loaded it (the console's form
-    did): the version guard proves no step happened since, and the two combatants involved
-    are read again under the lock, so their pools and round state are fresh. The list is
-    updated in place by the step.
-    """
-    # Only the two fighters involved are locked (and read again): the others are not touched.
-    encounter = lock_encounter(encounter_id, version, fighters=False)
+
+def _fighter_ids(choice: AttackChoice) -> tuple[int, int]:
+    return choice.attacker_id, choice.target_id
+
+
+def ew_attack_step(
+    fight: Fight,
+    *,
+    by,
+    choice: AttackChoice,
+    to_hit_face: int | None = None,
+    damage_face: int | None = None,
+) -> Event:
+    """``ew_attack`` on a fight already locked with its two fighters (``lock_fight``), in
+    the caller's transaction: the console's answer then reads the same rows."""
+    encounter = fight.encounter
     require_status(encounter, Status.RUNNING)
-    if combatants is None:
-        combatants = _combatants(encounter)
-    lock_and_refresh_pools(encounter, combatants, choice.attacker_id, choice.target_id)
-    acting = acting_combatant(encounter, combatants)
-    if acting is None or acting.pk != choice.attacker_id:
+    if fight.acting is None or fight.acting.pk != choice.attacker_id:
         raise EncounterError(_("Ce n'est pas son tour d'agir."), "attacker")
-    plan = plan_attack(encounter, choice, combatants)
+    prefetch_posted_gear(fight, choice)
+    # Only the chance to hit is stored: the damage distributions are left to the odds shown.
+    plan = plan_attack(encounter, choice, list(fight.fighters.values()), odds=False)
     to_hit, damage, source = _faces(to_hit_face, damage_face)
     house = encounter.campaign.house()
     try:
+        hit = ew.success_probability(plan.na, plan.nd, plan.modifiers, house.table)
         result = ew.resolve_attack(
             attacker_com=plan.attacker_com,
             attacker_phy=plan.attacker.character.ew.phy,
@@ -302,12 +327,32 @@ def ew_attack(
             "to_hit": asdict(result.to_hit),
             "damage": asdict(result.damage) if result.damage else None,
             "applied": _applied_json(applied),
-            "odds": {"hit": str(plan.odds.hit)},
+            "odds": {"hit": str(hit)},
             "rescuable": not result.to_hit.success and plan.attacker.character.is_pc,
             # The fighter's next attack form opens on these choices (a repeat is one tap).
             "choice": asdict(choice),
         }
     )
+
+
+def prefetch_posted_gear(fight: Fight, choice: AttackChoice) -> None:
+    """The gear an attack names, and only it: the posted weapon among the attacker's, the
+    posted specialties among each fighter's own (a scoped lookup: one that is not on the
+    sheet is not found, and the plan refuses it next to its field). Nothing named, no query."""
+    attacker = fight.fighters.get(choice.attacker_id)
+    target = fight.fighters.get(choice.target_id)
+    if attacker is None or target is None:
+        return  # the plan says which one is missing
+    sheets = {attacker.pk: attacker.character.ew, target.pk: target.character.ew}
+    if choice.weapon_id:
+        weapons = EwWeapon.objects.filter(pk=choice.weapon_id)
+        prefetch_related_objects([sheets[attacker.pk]], Prefetch("weapons", queryset=weapons))
+    ranks = [choice.specialty_id, choice.defence_specialty_id]
+    if any(ranks):
+        specialties = EwSpecialtyRank.objects.select_related("specialty").filter(pk__in=ranks)
+        prefetch_related_objects(
+            list(sheets.values()), Prefetch("specialties", queryset=specialties)
+        )
 
 
 def apply_ew_damage(step: Step, target: Combatant, superficial: int, lethal: int):

@@ -7,11 +7,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from apps.characters.bars import Bar
-from apps.encounters.console import LogLine, rows_for
+from apps.encounters.console import LogLine, fighter_rows
 from apps.encounters.log import describe
 from apps.encounters.models import Combatant, Encounter, Event, Status
-from apps.encounters.services import acting_combatant, load_combatants
-from apps.encounters.steps import EncounterError
+from apps.encounters.services import load_combatants
+from apps.encounters.steps import EncounterError, Fight
 from apps.rules import ew
 
 from .combat import plan_attack, stances_left
@@ -146,31 +146,31 @@ def default_attack_plan(form) -> tuple[object | None, str | None]:
         return None, error.message
 
 
-def attack_step_context(request, event: Event, form) -> dict:
+def attack_step_context(request, event: Event, fight: Fight, form) -> dict:
     """What an attack changed, for its out-of-band answer, built from the step's own
-    combatants (already up to date in memory) without reloading the fight: the two rows,
-    the new log line, undo and redo, and the odds of the same attack again. The attack form
-    itself stays as the GM left it (an attack never changes who acts)."""
-    encounter = event.encounter  # the step's locked instance: version, round, turn are new
-    combatants = form.combatants
+    fighters (up to date in memory) without reading anything more: the two rows, the new
+    log line, undo and redo, and the odds of the same attack again. The attack form itself
+    stays as the GM left it (an attack never changes who acts)."""
+    encounter = fight.encounter  # the step's locked instance: version, round, turn are new
+    fighters = sorted(fight.fighters.values(), key=lambda c: (c.position, c.pk))
     house = encounter.campaign.house()
     try:
-        plan, plan_error = plan_attack(encounter, form.choice(), combatants), None
+        plan, plan_error = plan_attack(encounter, form.choice(), fighters), None
     except EncounterError as error:
         plan, plan_error = None, error.message
-    acting = acting_combatant(encounter, combatants)
+    acting = fight.acting
     return {
         "encounter": encounter,
         "campaign": encounter.campaign,
         "house": house,
-        "rows": rows_for(encounter, combatants, house, only={event.actor_id, event.target_id}),
+        "rows": fighter_rows(encounter, fighters, house, acting),
         "acting": acting,
         "log": [LogLine(event, describe(event))],
         # The step just made can be undone; a new step leaves nothing to redo.
         "can_undo": True,
         "can_redo": False,
         # The attack is the latest roll: it is the one a point d'éclat could save.
-        "rescuable": event if _rescuable(event, _by_pk(combatants, event.actor_id)) else None,
+        "rescuable": event if _rescuable(event, _by_pk(fighters, event.actor_id)) else None,
         **roll_result(event),
         "stances_left": running_stances_left(encounter, acting),
         "plan": plan,

@@ -45,9 +45,9 @@ class EwAttackForm(VersionForm):
     def __init__(
         self,
         *args,
-        encounter: Encounter,
-        attacker: Combatant,
-        combatants: list[Combatant],
+        encounter: Encounter | None = None,
+        attacker: Combatant | None = None,
+        combatants: list[Combatant] | None = None,
         with_odds: bool = True,
         remembered: dict | None = None,
         **kwargs,
@@ -56,6 +56,9 @@ class EwAttackForm(VersionForm):
         self.encounter = encounter
         self.acting = attacker
         self.combatants = combatants
+        if combatants is None:
+            self._posted_ids_only()
+            return
         # The attack itself plans again under the step's lock (and reports the same refusals
         # next to the same fields): computing the odds here too would be wasted.
         self.with_odds = with_odds
@@ -98,6 +101,16 @@ class EwAttackForm(VersionForm):
             ),
         ]
 
+    def _posted_ids_only(self) -> None:
+        """The attack as posted, without the fight: the ids are read as plain integers, and
+        the step checks them against the fight (the fighters it locks, the gear on their
+        sheets). No choice list is built, no query made; a refused attack is shown again
+        in the form built with its lists."""
+        self.with_odds, self.plan = False, None
+        for name in ("target", "weapon", "specialty", "defence_specialty"):
+            field = self.fields[name]
+            self.fields[name] = forms.IntegerField(label=field.label, required=field.required)
+
     def _redraw_for_target(self, target: Combatant | None, house) -> None:
         """A posted form whose target changed lists the new target's specialties, its best
         preselected; the defence block it redraws then says which target it was drawn for."""
@@ -134,7 +147,7 @@ class EwAttackForm(VersionForm):
 
     def clean(self):
         cleaned = super().clean()
-        if cleaned.get("attacker") not in (None, self.acting.pk):
+        if self.acting is not None and cleaned.get("attacker") not in (None, self.acting.pk):
             # A form left open from an earlier turn, or a forged one.
             self.add_error(None, _("Ce n'est pas son tour d'agir."))
         if self.errors or not self.with_odds:

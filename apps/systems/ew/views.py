@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -10,11 +11,11 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
 from apps.core.http import HtmxHttpRequest
-from apps.encounters.access import get_encounter_for_user
+from apps.encounters.access import get_encounter_for_user, lock_fight_for_gm
 from apps.encounters.forms import add_encounter_error
 from apps.encounters.models import Encounter
 from apps.encounters.services import acting_combatant, load_combatants
-from apps.encounters.steps import EncounterError, StaleVersion
+from apps.encounters.steps import EncounterError, Fight, StaleVersion
 from apps.encounters.views import (
     _refused,
     _respond,
@@ -22,6 +23,7 @@ from apps.encounters.views import (
     _stale,
     run_small_step,
 )
+from apps.systems import get_system
 
 from . import combat
 from .console import attack_step_context
@@ -30,13 +32,13 @@ from .forms import EwAttackForm, EwCoupDePouceForm, EwEclatForm, EwStanceForm, E
 ACTIONS = "systems/ew/_actions.html"
 
 
-def _respond_attack(request, encounter: Encounter, event, form):
+def _respond_attack(request, fight: Fight, event, form):
     """Answer an attack with only what it changed (out-of-band fragments): the busiest action
     of the console stays light whatever the size of the fight and its log."""
     if not request.htmx:
-        return redirect("encounters:console", encounter.pk)
+        return redirect("encounters:console", fight.encounter.pk)
     response = TemplateResponse(
-        request, f"{ACTIONS}#attack-update", attack_step_context(request, event, form)
+        request, f"{ACTIONS}#attack-update", attack_step_context(request, event, fight, form)
     )
     return reswap(response, "none")
 
@@ -65,30 +67,50 @@ def ew_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespo
 
 @require_POST
 def ew_attack(request: HtmxHttpRequest, encounter_id: int):
+    """The acting fighter attacks. The hot path of the console: the access check, the lock
+    and the two fighters are one query, the form builds no choice list (the step checks the
+    posted ids against the fight); a refused attack is answered by ``_attack_refused``."""
+    form = EwAttackForm(request.POST)
+    if not form.is_valid():
+        return _attack_refused(request, encounter_id)
+    choice = form.choice()
+    try:
+        with transaction.atomic():
+            fight = lock_fight_for_gm(
+                request,
+                encounter_id,
+                (choice.attacker_id, choice.target_id),
+                system=get_system("ew"),
+                version=form.cleaned_data["version"],
+            )
+            event = combat.ew_attack_step(
+                fight,
+                by=request.user,
+                choice=choice,
+                to_hit_face=form.cleaned_data["to_hit_face"],
+                damage_face=form.cleaned_data["damage_face"],
+            )
+    except StaleVersion as error:
+        # Said as for a form drawn on an older version (the lock found a newer one).
+        encounter = get_encounter_for_user(request, encounter_id, gm=True)
+        return _refused(request, encounter, _stale(request, encounter) or error)
+    except EncounterError as error:
+        return _attack_refused(request, encounter_id, error)
+    return _respond_attack(request, fight, event, form)
+
+
+def _attack_refused(request, encounter_id: int, error: EncounterError | None = None):
+    """A refused attack: the console with the form as posted, built with its lists, each
+    refusal next to its field (409 first if someone acted since the form was drawn)."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     if stale := _stale(request, encounter):
         return _refused(request, encounter, stale)
     form = _ew_attack_form(request, encounter, request.POST, with_odds=False)
     if form is None:
         return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
-    if not form.is_valid():
-        return _respond(request, encounter, forms={"ew_attack": form})
-    try:
-        event = combat.ew_attack(
-            encounter_id=encounter.pk,
-            version=form.cleaned_data["version"],
-            by=request.user,
-            choice=form.choice(),
-            to_hit_face=form.cleaned_data["to_hit_face"],
-            damage_face=form.cleaned_data["damage_face"],
-            combatants=form.combatants,
-        )
-    except StaleVersion as error:
-        return _refused(request, encounter, error)
-    except EncounterError as error:
+    if form.is_valid() and error is not None:
         add_encounter_error(form, error)
-        return _respond(request, encounter, forms={"ew_attack": form})
-    return _respond_attack(request, encounter, event, form)
+    return _respond(request, encounter, forms={"ew_attack": form})
 
 
 def _ew_test_form(request, encounter: Encounter, data=None) -> EwTestForm:
