@@ -1,5 +1,6 @@
 // Live updates (templates/components/live.html): check at once when a page comes back into view
-// (a phone waking up, a tab brought forward, the network back), not only every 2 s.
+// (a phone waking up, a tab brought forward, the network back), not only every 2 s; and follow
+// the page's pushed stream when it has one (apps/core/push.py).
 "use strict";
 (() => {
   if (window.tableeLive) return; // the script may be included by several components
@@ -7,13 +8,16 @@
   // A page that has just loaded is up to date: the focus event it gets on load must not send
   // a check that the next navigation would abort.
   let lastCheck = Date.now();
-  const checkNow = () => {
-    if (document.visibilityState !== "visible" || !window.htmx) return;
-    if (Date.now() - lastCheck < 1000) return;
+  const checkAll = () => {
     lastCheck = Date.now();
     document.querySelectorAll("[data-live]").forEach((element) => {
       window.htmx.trigger(element, "live-check");
     });
+  };
+  const checkNow = () => {
+    if (document.visibilityState !== "visible" || !window.htmx) return;
+    if (Date.now() - lastCheck < 1000) return;
+    checkAll();
   };
   document.addEventListener("visibilitychange", checkNow);
   window.addEventListener("focus", checkNow);
@@ -29,5 +33,40 @@
   });
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) checkNow(); // restored from the back/forward cache
+  });
+
+  // The pushed stream. While it is open, the 2 s timer sends nothing (an idle phone costs no
+  // request); each "changed" event runs the check, which fetches what changed. Whenever the
+  // stream (re)opens the page checks at once: a change made while it was down, or between
+  // the page's rendering and the stream's opening, is not lost.
+  let streaming = false;
+  const followed = new WeakSet();
+  const lost = (shown) => {
+    document.querySelectorAll("[data-live-stream] .live-lost").forEach((badge) => {
+      badge.hidden = !shown;
+    });
+  };
+  document.addEventListener("htmx:sseOpen", (event) => {
+    const source = event.detail.source;
+    if (!followed.has(source)) {
+      followed.add(source);
+      source.addEventListener("changed", () => {
+        if (window.htmx) checkAll();
+      });
+    }
+    streaming = true;
+    lost(false);
+    checkAll();
+  });
+  document.addEventListener("htmx:sseError", () => {
+    streaming = false;
+    lost(true);
+  });
+  document.addEventListener("htmx:sseClose", () => { streaming = false; });
+  // A poll has no triggering event of its own (htmx passes the element); a check asked for
+  // ("live-check") has one and always goes.
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    if (!streaming || !(event.target.matches && event.target.matches("[data-live]"))) return;
+    if (!(event.detail.requestConfig.triggeringEvent instanceof Event)) event.preventDefault();
   });
 })();
