@@ -40,19 +40,32 @@
   // stream (re)opens the page checks at once: a change made while it was down, or between
   // the page's rendering and the stream's opening, is not lost.
   let streaming = false;
+  // htmx drops a request triggered while the element's previous one is in flight: a change
+  // pushed meanwhile would be missed, so it is checked for again once that one is answered.
+  let checking = false;
+  let again = false;
   const followed = new WeakSet();
   const lost = (shown) => {
     document.querySelectorAll("[data-live-stream] .live-lost").forEach((badge) => {
       badge.hidden = !shown;
     });
   };
+  const shownVersion = () => {
+    const live = document.querySelector("[data-live]");
+    const url = live && live.getAttribute("hx-get");
+    return url ? new URL(url, location.href).searchParams.get("v") : null;
+  };
+  const pushed = (event) => {
+    // "<kind>:<id>:<version>": the page that made the change already shows it.
+    if (event.data.split(":")[2] === shownVersion()) return;
+    if (checking) again = true;
+    else if (window.htmx) checkAll();
+  };
   document.addEventListener("htmx:sseOpen", (event) => {
     const source = event.detail.source;
     if (!followed.has(source)) {
       followed.add(source);
-      source.addEventListener("changed", () => {
-        if (window.htmx) checkAll();
-      });
+      source.addEventListener("changed", pushed);
     }
     streaming = true;
     lost(false);
@@ -63,10 +76,28 @@
     lost(true);
   });
   document.addEventListener("htmx:sseClose", () => { streaming = false; });
+  // The element that sent the request: a swapped-out one reports through its parent.
+  const isLive = (event) => {
+    const config = event.detail.requestConfig;
+    const element = (config && config.elt) || event.target;
+    return Boolean(element.matches && element.matches("[data-live]"));
+  };
   // A poll has no triggering event of its own (htmx passes the element); a check asked for
   // ("live-check") has one and always goes.
   document.addEventListener("htmx:beforeRequest", (event) => {
-    if (!streaming || !(event.target.matches && event.target.matches("[data-live]"))) return;
-    if (!(event.detail.requestConfig.triggeringEvent instanceof Event)) event.preventDefault();
+    if (!isLive(event)) return;
+    if (streaming && !(event.detail.requestConfig.triggeringEvent instanceof Event)) {
+      event.preventDefault();
+      return;
+    }
+    checking = true;
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!isLive(event)) return;
+    checking = false;
+    if (again) {
+      again = false;
+      checkAll();
+    }
   });
 })();
