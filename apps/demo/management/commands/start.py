@@ -52,4 +52,7 @@ class Command(BaseCommand):
             reload_dirs=[str(base / name) for name in WATCHED],
             log_level="info",
             lifespan="off",  # Django has no lifespan events
+            # Open streams never end by themselves: a reload or Ctrl-C must not wait for them
+            # (the browsers reconnect).
+            timeout_graceful_shutdown=2,
         )
