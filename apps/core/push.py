@@ -174,9 +174,13 @@ hub = Hub()
 
 
 async def events(listener: Listener) -> AsyncIterator[str]:
-    """The stream's text: "changed" events, and a comment now and then to keep it open."""
-    yield f"retry: {RETRY_MS}\n: open\n\n"
+    """The stream's text: "changed" events, and a comment now and then to keep it open.
+
+    The listener joins the hub here, when the server starts sending (right after the
+    headers), and leaves it when the stream ends: a client gone before never joins."""
+    hub.add(listener)
     try:
+        yield f"retry: {RETRY_MS}\n: open\n\n"
         while True:
             try:
                 await asyncio.wait_for(listener.wake.wait(), KEEPALIVE_SECONDS)
@@ -220,7 +224,6 @@ async def open_stream(
     if not await hub.wait_ready():
         return HttpResponse(status=503, headers={"Retry-After": "5"})
     listener = Listener(user_id, topics)
-    hub.add(listener)
     response = StreamingHttpResponse(events(listener), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass events through at once
