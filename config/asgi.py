@@ -1,4 +1,7 @@
-"""ASGI entry point, for servers that prefer it; the app itself is synchronous."""
+"""ASGI entry point: the pages and the pushed streams (apps/core/push.py) alike.
+
+`manage.py start` serves it with uvicorn's reloader; production runs it under uvicorn (README).
+"""
 
 import os
 

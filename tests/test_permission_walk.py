@@ -60,9 +60,11 @@ HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "console"}
 ROUTES_FOR_MEMBERS = {
     "campaigns:detail",
     "campaigns:changes",
+    "campaigns:stream",
     "characters:create",
     "characters:detail",
     "characters:changes",
+    "characters:stream",
     "characters:eclat_spend",
     "characters:fatigue_spend",
     "characters:own_undo",
@@ -70,6 +72,7 @@ ROUTES_FOR_MEMBERS = {
     "characters:xp_spend",
     "encounters:table",
     "encounters:changes",
+    "encounters:stream",
 }
 # The GM's own: a player gets 403 (or 404 for what they may not even know of).
 # The invitation's pages (its landing, log in to join, sign up to join) name their campaign,

@@ -13,6 +13,7 @@ urlpatterns = [
     path("rejoindre/<str:code>/compte/", views.campaign_sign_up, name="join_signup"),
     path("<int:campaign_id>/", views.campaign_detail, name="detail"),
     path("<int:campaign_id>/changements/", views.campaign_changes, name="changes"),
+    path("<int:campaign_id>/flux/", views.campaign_stream, name="stream"),
     path("<int:campaign_id>/invitation/", views.campaign_invite_regenerate, name="invite"),
     path(
         "<int:campaign_id>/joueurs/<int:membership_id>/retirer/",

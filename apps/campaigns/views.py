@@ -23,6 +23,7 @@ from apps.accounts.forms import SignupForm
 from apps.accounts.views import MODEL_BACKEND, LoginView
 from apps.core.http import HtmxHttpRequest, too_many_requests
 from apps.core.live import answer_check
+from apps.core.push import open_stream, topic
 from apps.systems import system_of
 
 from . import services, transfer
@@ -161,12 +162,27 @@ def campaign_detail(request: HtmxHttpRequest, campaign_id: int) -> TemplateRespo
 def campaign_changes(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """The idle check of open screens: 204 while nothing changed, else the refreshed live
     element and the ``campaign-changed`` event. Two queries with the user's."""
-    version = (
+    return answer_check(request, _member_version(request, campaign_id), LIVE_EVENT)
+
+
+def _member_version(request: HtmxHttpRequest, campaign_id: int) -> int | None:
+    """The campaign's version for one of its members, else None."""
+    return (
         Campaign.objects.filter(pk=campaign_id, memberships__user=request.user)
         .values_list("version", flat=True)
         .first()
     )
-    return answer_check(request, version, LIVE_EVENT)
+
+
+@require_GET
+async def campaign_stream(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """The pushed changes of a campaign (its page), for its members only."""
+
+    def allowed() -> list[str] | None:
+        found = _member_version(request, campaign_id) is not None
+        return [topic("campaign", campaign_id)] if found else None
+
+    return await open_stream(request, allowed)
 
 
 # Wrong invitation codes, typed or in a link: per user and per address (issue 12, point 7).

@@ -9,6 +9,7 @@ urlpatterns = [
     path("xp/<int:campaign_id>/", views.xp_award, name="xp_award"),
     path("<int:character_id>/", views.character_detail, name="detail"),
     path("<int:character_id>/nouveautes/", views.sheet_changes, name="changes"),
+    path("<int:character_id>/flux/", views.sheet_stream, name="stream"),
     path("<int:character_id>/modifier/", views.character_edit, name="edit"),
     path("<int:character_id>/eclat/", views.eclat_spend, name="eclat_spend"),
     path("<int:character_id>/fatigue/", views.fatigue_spend, name="fatigue_spend"),

@@ -15,6 +15,7 @@ from apps.campaigns.models import Role
 from apps.compendium.models import EwSpecialty
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
+from apps.core.push import open_stream, topic
 from apps.core.refusals import rules_message
 from apps.rules import ew
 from apps.rules.errors import InvalidCreation, RulesError
@@ -175,6 +176,23 @@ def sheet_changes(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     return answer_check(
         request, sheet_fingerprint(character_id, request.user.pk), "campaign-changed"
     )
+
+
+@require_GET
+async def sheet_stream(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The pushed changes of a sheet, for whoever may see it. Everything a sheet shows moves
+    its campaign's version (a spend, a rest, a step that touches pools, a round), so it
+    follows the campaign; its own check then tells whether this sheet changed."""
+
+    def allowed() -> list[str] | None:
+        if sheet_fingerprint(character_id, request.user.pk) is None:
+            return None
+        campaign_id = Character.objects.filter(pk=character_id).values_list(
+            "campaign_id", flat=True
+        )[0]
+        return [topic("campaign", campaign_id)]
+
+    return await open_stream(request, allowed)
 
 
 def _first_error(form) -> str:

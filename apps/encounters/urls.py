@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:encounter_id>/", views.encounter_console, name="console"),
     path("<int:encounter_id>/table/", views.encounter_table, name="table"),
     path("<int:encounter_id>/nouveautes/", views.encounter_changes, name="changes"),
+    path("<int:encounter_id>/flux/", views.encounter_stream, name="stream"),
     path("<int:encounter_id>/combattants/", views.combatants_add, name="combatants_add"),
     path(
         "<int:encounter_id>/combattants/modele/",

@@ -15,6 +15,7 @@ from apps.campaigns.access import get_campaign_for_user
 from apps.campaigns.models import Role
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
+from apps.core.push import open_stream, topic
 from apps.systems import system_of
 
 from . import services
@@ -64,10 +65,9 @@ def encounter_table(request: HtmxHttpRequest, encounter_id: int) -> TemplateResp
     return TemplateResponse(request, template, table_context(request, encounter))
 
 
-@require_GET
-def encounter_changes(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
-    """The idle check of open screens: 204 while nothing changed (two queries in all)."""
-    version = (
+def _followed_version(request: HtmxHttpRequest, encounter_id: int) -> int | None:
+    """The version of the encounter for a viewer who may follow it, else None."""
+    return (
         # One filter(): the role is the viewer's membership's (a second filter() would join
         # the memberships again and find the GM's). Players do not follow a fight in
         # preparation (encounter_table).
@@ -79,7 +79,23 @@ def encounter_changes(request: HtmxHttpRequest, encounter_id: int) -> HttpRespon
         .values_list("version", flat=True)
         .first()
     )
-    return answer_check(request, version, "encounter-changed")
+
+
+@require_GET
+def encounter_changes(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
+    """The idle check of open screens: 204 while nothing changed (two queries in all)."""
+    return answer_check(request, _followed_version(request, encounter_id), "encounter-changed")
+
+
+@require_GET
+async def encounter_stream(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
+    """The pushed changes of an encounter (console, table view), for whoever may check it."""
+
+    def allowed() -> list[str] | None:
+        found = _followed_version(request, encounter_id) is not None
+        return [topic("encounter", encounter_id)] if found else None
+
+    return await open_stream(request, allowed)
 
 
 def encounter_create(request: HtmxHttpRequest, campaign_id: int):

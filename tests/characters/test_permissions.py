@@ -74,6 +74,14 @@ MATRIX = [
         "version",
         (NO_CONTENT, NO_CONTENT, NO_CONTENT, NOT_FOUND),
     ),
+    # The pushed stream: the page's check, then 204 under the test client (WSGI: no stream).
+    (
+        "campaigns:stream",
+        "get",
+        lambda w: [w["campaign"].pk],
+        None,
+        (NO_CONTENT, NO_CONTENT, NO_CONTENT, NOT_FOUND),
+    ),
     (
         "campaigns:invite",
         "post",
@@ -144,6 +152,20 @@ MATRIX = [
         lambda w: [w["pc"].pk],
         "fingerprint",
         (NO_CONTENT, NO_CONTENT, NO_CONTENT, NOT_FOUND),
+    ),
+    (
+        "characters:stream",
+        "get",
+        lambda w: [w["pc"].pk],
+        None,
+        (NO_CONTENT, NO_CONTENT, NO_CONTENT, NOT_FOUND),
+    ),
+    (
+        "characters:stream",
+        "get",
+        lambda w: [w["npc"].pk],  # not revealed: the players may not see its sheet
+        None,
+        (NO_CONTENT, NOT_FOUND, NOT_FOUND, NOT_FOUND),
     ),
     (
         "characters:xp_award",

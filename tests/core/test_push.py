@@ -1,0 +1,159 @@
+"""Live updates pushed (apps/core/push.py): a step's COMMIT reaches the open streams of the
+pages that follow it, a rolled-back one does not, a stream is refused like its page, and open
+streams hold no database connection. Served by uvicorn, as in production."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from apps.campaigns.models import Campaign
+from apps.characters.services import eclat_spend
+from apps.encounters import services
+from apps.encounters.models import Encounter
+from tests.accounts.factories import UserFactory
+from tests.asgi_server import Stream, serve_asgi, session_cookie
+from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def server(transactional_db):
+    with serve_asgi() as url:
+        yield url
+
+
+@pytest.fixture
+def fight():
+    campaign = campaign_with_gm("ew")
+    gm = campaign.memberships.get().user
+    player = add_player(campaign)
+    brandon = ew_fighter(campaign, "Brandon", owner=player)
+    lurker = ew_fighter(campaign, "Le Rôdeur")
+    encounter = Encounter.objects.create(campaign=campaign, name="Nuit")
+    services.combatants_add(encounter_id=encounter.pk, characters=[brandon])
+    services.combatants_add(encounter_id=encounter.pk, characters=[lurker], hidden=True)
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
+    encounter.refresh_from_db()
+    return {"encounter": encounter, "gm": gm, "player": player, "pc": brandon, "npc": lurker}
+
+
+def _open(server, name, pk, user) -> Stream:
+    stream = Stream(server, reverse(name, args=[pk]), session_cookie(user))
+    assert stream.status == 200
+    assert stream.response.getheader("Content-Type") == "text/event-stream"
+    return stream
+
+
+def test_a_stream_gets_the_event_after_another_clients_step_commits(server, fight):
+    encounter, gm = fight["encounter"], fight["gm"]
+    table = _open(server, "encounters:stream", encounter.pk, fight["player"])
+    console = Client()
+    console.force_login(gm)
+    response = console.post(
+        reverse("encounters:next_turn", args=[encounter.pk]), {"version": encounter.version}
+    )
+    assert response.status_code in (200, 302)
+    event = table.next_event()
+    encounter.refresh_from_db()
+    assert event == {"event": "changed", "data": f"encounter:{encounter.pk}:{encounter.version}"}
+    table.close()
+
+
+def test_a_sheet_and_the_campaign_page_follow_their_campaign(server, fight):
+    campaign = fight["encounter"].campaign
+    sheet = _open(server, "characters:stream", fight["pc"].pk, fight["player"])
+    page = _open(server, "campaigns:stream", campaign.pk, fight["player"])
+    eclat_spend(character=fight["pc"], by=fight["player"])
+    campaign.refresh_from_db()
+    expected = {"event": "changed", "data": f"campaign:{campaign.pk}:{campaign.version}"}
+    assert sheet.next_event() == expected
+    assert page.next_event() == expected
+    sheet.close()
+    page.close()
+
+
+def test_no_event_for_a_rolled_back_step(server, fight):
+    campaign = fight["encounter"].campaign
+    stream = _open(server, "campaigns:stream", campaign.pk, fight["player"])
+    with pytest.raises(RuntimeError), transaction.atomic():
+        campaign.touch()
+        raise RuntimeError("the step fails after bumping the version")
+    campaign.touch()  # committed: the first event the stream gets must be this one
+    version = Campaign.objects.get(pk=campaign.pk).version
+    assert stream.next_event()["data"] == f"campaign:{campaign.pk}:{version}"
+    stream.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "what"),
+    [
+        ("campaigns:stream", "other_campaign"),
+        ("encounters:stream", "other_encounter"),
+        ("characters:stream", "npc"),
+        ("characters:stream", "other_pc"),
+    ],
+)
+def test_a_players_stream_is_refused_like_the_page(server, fight, name, what):
+    other = campaign_with_gm("ew")
+    others = {
+        "other_campaign": other.pk,
+        "other_encounter": Encounter.objects.create(campaign=other, name="Ailleurs").pk,
+        "npc": fight["npc"].pk,  # hidden, never revealed
+        "other_pc": ew_fighter(other, "Ailleurs", owner=add_player(other)).pk,
+    }
+    stream = Stream(server, reverse(name, args=[others[what]]), session_cookie(fight["player"]))
+    assert stream.status == 404
+    stream.close()
+
+
+def test_malformed_last_event_id_and_query_are_ignored(server, fight):
+    path = reverse("campaigns:stream", args=[fight["encounter"].campaign_id])
+    stream = Stream(
+        server,
+        f"{path}?v=%ZZ&v=-1&since=%C3%28",
+        session_cookie(fight["player"]),
+        headers={"Last-Event-ID": "99999999999999999999999999'; --é"},
+    )
+    assert stream.status == 200
+    stream.close()
+
+
+def test_under_wsgi_a_stream_answers_204_after_the_same_check(client, fight):
+    client.force_login(fight["player"])
+    ok = client.get(reverse("encounters:stream", args=[fight["encounter"].pk]))
+    refused = client.get(reverse("characters:stream", args=[fight["npc"].pk]))
+    assert (ok.status_code, refused.status_code) == (204, 404)
+
+
+def test_thirty_open_streams_with_a_pool_of_ten_still_let_pages_load(server, fight):
+    campaign = fight["encounter"].campaign
+    players = [add_player(campaign, UserFactory()) for _ in range(6)]
+    streams = [_open(server, "campaigns:stream", campaign.pk, players[i % 6]) for i in range(30)]
+    page = reverse("campaigns:detail", args=[campaign.pk])
+    cookie = session_cookie(fight["gm"])
+
+    def load(_):
+        loaded = Stream(server, page, cookie)
+        loaded.response.read()
+        return loaded.status
+
+    with ThreadPoolExecutor(12) as pool:
+        assert set(pool.map(load, range(12))) == {200}
+    for stream in streams:
+        stream.close()
+
+
+def test_one_user_opening_many_streams_keeps_the_newest(server, fight):
+    player, campaign_id = fight["player"], fight["encounter"].campaign_id
+    streams = [_open(server, "campaigns:stream", campaign_id, player) for _ in range(9)]
+    # The oldest is closed (told to come back only in a minute: it polls meanwhile).
+    with pytest.raises(EOFError):
+        streams[0].next_event()
+    Campaign.objects.get(pk=campaign_id).touch()
+    assert streams[-1].next_event()["event"] == "changed"
+    for stream in streams:
+        stream.close()

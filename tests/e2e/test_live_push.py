@@ -1,0 +1,103 @@
+"""A phone follows the table by push (apps/core/push.py): its table view and its sheet
+update after the GM's step without the 2 s check, and catch up after the stream was cut."""
+
+import pytest
+from playwright.sync_api import expect
+
+from apps.core.push import hub
+from apps.encounters import services
+from apps.encounters.models import Encounter
+from apps.systems.ew.combat import AttackChoice, ew_attack
+from tests.asgi_server import serve_asgi, session_cookie
+from tests.e2e.conftest import PHONE, screenshot
+from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+
+
+@pytest.fixture
+def asgi_url(transactional_db):
+    with serve_asgi() as url:
+        yield url
+
+
+def _fight():
+    campaign = campaign_with_gm("ew")
+    gm = campaign.memberships.get().user
+    player = add_player(campaign)
+    pc = ew_fighter(campaign, "Lysandre", owner=player)
+    sbire = ew_fighter(campaign, "Sbire")
+    encounter = Encounter.objects.create(campaign=campaign, name="Quais")
+    services.combatants_add(encounter_id=encounter.pk, characters=[pc, sbire])
+    # The sbire acts first (typed initiative faces): it strikes Lysandre.
+    faces = {c.pk: 10 if c.character_id == sbire.pk else 1 for c in encounter.combatants.all()}
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm, initiative=faces)
+    return encounter, gm, player, pc
+
+
+def _strike(encounter, gm, pc):
+    encounter.refresh_from_db()
+    combatants = services.load_combatants(encounter)
+    acting = services.acting_combatant(encounter, combatants)
+    target = next(c for c in combatants if c.character_id == pc.pk)
+    choice = AttackChoice(attacker_id=acting.pk, target_id=target.pk)
+    ew_attack(
+        encounter_id=encounter.pk,
+        version=None,
+        by=gm,
+        choice=choice,
+        to_hit_face=1,
+        damage_face=9,
+    )
+
+
+def _phone(browser, url, user, path, checks):
+    context = browser.new_context(viewport=PHONE, locale="fr-FR")
+    name, _, value = session_cookie(user).partition("=")
+    context.add_cookies([{"name": name, "value": value, "url": url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.on("request", lambda request: "/nouveautes/" in request.url and checks.append(request))
+    page.goto(url + path)
+    # The stream is open once the page's first check (sent when it opens) is answered.
+    page.wait_for_function("() => document.querySelector('[data-live-stream]') !== null")
+    page.wait_for_timeout(300)
+    return page
+
+
+def test_the_phone_follows_the_gm_by_push_and_catches_up_after_a_cut(browser, asgi_url):
+    encounter, gm, player, pc = _fight()
+    table_checks, sheet_checks = [], []
+    table = _phone(browser, asgi_url, player, f"/rencontres/{encounter.pk}/table/", table_checks)
+    sheet = _phone(browser, asgi_url, player, f"/personnages/{pc.pk}/", sheet_checks)
+    table_before = table.locator("#table-body").inner_text()
+    sheet_before = sheet.locator("#sheet").inner_text()
+
+    # Idle: with the stream open, the 2 s timer sends nothing.
+    table_checks.clear()
+    sheet_checks.clear()
+    table.wait_for_timeout(2600)
+    assert (table_checks, sheet_checks) == ([], [])
+
+    _strike(encounter, gm, pc)
+    expect(table.locator("#table-body")).not_to_have_text(table_before)
+    expect(sheet.locator("#sheet")).not_to_have_text(sheet_before)
+    screenshot(table, "push-table-phone")
+
+    # The stream is cut (the server's LISTEN connection lost, or a restart) and cannot come
+    # back; nothing reaches the phone meanwhile, the badge says so.
+    table.route("**/flux/", lambda route: route.abort())
+    table.route("**/nouveautes/**", lambda route: route.abort())
+    hub.loop.call_soon_threadsafe(hub.close_all)
+    expect(table.locator(".live-lost")).to_be_visible()
+    screenshot(table, "push-table-phone-lost")
+    table_before = table.locator("#table-body").inner_text()
+    services.encounter_pause(encounter_id=encounter.pk, version=None, by=gm)
+    table.wait_for_timeout(500)
+    assert table.locator("#table-body").inner_text() == table_before
+
+    # Back: the stream reopens by itself, the page checks at once and shows the pause.
+    table.unroute("**/flux/")
+    table.unroute("**/nouveautes/**")
+    expect(table.locator("#table-body")).not_to_have_text(table_before, timeout=15_000)
+    expect(table.locator(".live-lost")).to_be_hidden()
+    table.context.close()
+    sheet.context.close()
