@@ -91,8 +91,9 @@ def test_console_query_count_is_pinned(client, django_assert_num_queries):
     # the attack form's two fighters, the log's latest lines, "can undo?" and two for "can
     # redo?" (however far back), the latest roll (a point d'éclat could save it, its result
     # shows under its button), the acting fighter's latest attack (its choices are the form's
-    # opening ones); the odds read the loaded combatants.
-    with django_assert_num_queries(11):
+    # opening ones); the odds read the loaded combatants; the reinforcements' two lists
+    # (the campaign's characters not in the fight, the NPCs to copy).
+    with django_assert_num_queries(13):
         client.get(reverse("encounters:console", args=[encounter.pk]), HTTP_HX_REQUEST="true")
 
 
@@ -101,8 +102,9 @@ def test_table_view_query_count_is_pinned(client, django_assert_num_queries):
     only, never the fighters' weapons or specialties."""
     encounter, _gm, player = fight(combatants=20, log_lines=500)
     client.force_login(player)
-    # user, encounter with campaign and the viewer's role, combatants with sheets.
-    with django_assert_num_queries(3):
+    # user, encounter with campaign and the viewer's role, combatants with sheets, the last
+    # few public actions.
+    with django_assert_num_queries(4):
         client.get(reverse("encounters:table", args=[encounter.pk]), HTTP_HX_REQUEST="true")
 
 
