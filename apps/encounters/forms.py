@@ -137,7 +137,7 @@ def _copies_range() -> str:
     return gettext("Entre 1 et %(max)s PNJ à la fois.") % {"max": 20}
 
 
-copies_range = lazy(_copies_range, str)
+copies_range = lazy(_copies_range, str)()
 
 
 class ReinforcementForm(VersionForm):

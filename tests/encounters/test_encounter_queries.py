@@ -123,3 +123,56 @@ def test_attack_step_query_count_is_pinned(client, django_assert_num_queries):
             reverse("encounters:ew_attack", args=[encounter.pk]), data, HTTP_HX_REQUEST="true"
         )
     assert response.status_code == 200
+
+
+def _tool(encounter, name):
+    """The URL and data of a GM tool on the second fighter of the order."""
+    second = encounter.combatants.order_by("position")[1]
+    data = {"version": encounter.version}
+    if name == "combatant_correct_pool":
+        data.update(pool="superficial_left", value=3, reason="coup oublié")
+    if name == "reinforce":
+        spare = ew_fighter(encounter.campaign, "Renfort")
+        data["character"] = spare.pk
+        return reverse("encounters:reinforce", args=[encounter.pk]), data
+    return reverse(f"encounters:{name}", args=[encounter.pk, second.pk]), data
+
+
+@pytest.mark.parametrize("name", ["reinforce", "combatant_withdraw", "combatant_correct_pool"])
+def test_gm_tool_steps_do_not_grow_with_combatants_or_log_lines(client, name):
+    counts = []
+    for encounter, gm, _ in (fight(3, 5), fight(20, 500)):
+        client.force_login(gm)
+        url, data = _tool(encounter, name)
+        counts.append(count(client, "post", url, data))
+    assert counts[0] == counts[1], counts
+
+
+def test_pool_correction_step_query_count_is_pinned(client, django_assert_num_queries):
+    encounter, gm, _ = fight(combatants=20, log_lines=500)
+    client.force_login(gm)
+    url, data = _tool(encounter, "combatant_correct_pool")
+    # Reading (3): user, encounter, the fighter with its sheet. The step (6, and a savepoint
+    # opened and released around it): lock the encounter, the fighter with its sheet, lock
+    # the sheet and read its pools fresh, save the sheet, append the event, bump the
+    # versions. The answer is a fragment — the row, the log line and the actions panel,
+    # whose odds read the pools (an EW wound malus): the fight, the acting fighter's last
+    # attack, the weapons and specialties of the attack form, the latest roll (5).
+    with django_assert_num_queries(3 + 6 + 2 + 5):
+        response = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert 'hx-swap-oob="true"' in response.text and 'id="console"' not in response.text
+
+
+def test_reinforcement_step_query_count_is_pinned(client, django_assert_num_queries):
+    encounter, gm, _ = fight(combatants=20, log_lines=500)
+    client.force_login(gm)
+    url, data = _tool(encounter, "reinforce")
+    # An arrival changes the order: the whole console is drawn again (its 13 queries after
+    # the user's), after reading the form (encounter, its two lists) and the step: lock the
+    # encounter, the fight, the arrival's row (looked for, then made), read it with its
+    # sheet, everyone's new place and the arrival's state (bulk updates), the event, the
+    # versions — the same whatever the size of the fight.
+    with django_assert_num_queries(27):
+        response = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200

@@ -83,7 +83,13 @@ def _act(
     return _respond_step(request, encounter, event, fight, forms=forms)
 
 
-SMALL_FORMS = {"aethoria_fatigue", "aethoria_effect", "aethoria_fire", "aethoria_aim_lost"}
+SMALL_FORMS = {
+    "aethoria_fatigue",
+    "aethoria_effect",
+    "aethoria_fire",
+    "aethoria_aim_lost",
+    "aethoria_treat_bleeding",
+}
 
 
 def _odds(request, partial: str, form) -> TemplateResponse:
