@@ -51,9 +51,17 @@ class Row:
 
 
 def rows_for(
-    encounter: Encounter, combatants: list[Combatant], house, only: set | None = None
+    encounter: Encounter,
+    combatants: list[Combatant],
+    house,
+    only: set | None = None,
+    *,
+    gm_tools: bool = True,
+    refused=None,
 ) -> list[Row]:
-    """The rows of the order list (``only``: just these combatants' rows)."""
+    """The rows of the order list (``only``: just these combatants' rows); with
+    ``gm_tools``, their tools while the fight runs (``refused``: a pool correction sent back
+    with its messages)."""
     acting = acting_combatant(encounter, combatants)
     build = system_of(encounter.campaign).fighter_row
     rows = []
@@ -72,6 +80,8 @@ def rows_for(
                 notes=notes,
             )
         )
+    if gm_tools and encounter.status in (Status.RUNNING, Status.PAUSED):
+        _add_row_tools(encounter, rows, refused, house)
     return rows
 
 
@@ -124,9 +134,7 @@ def console_context(
         only = step.rows(combatants, acting)
         can_undo, can_redo = _undo_redo_after(step, encounter)
     system = system_of(encounter.campaign)
-    rows = rows_for(encounter, combatants, house, only=only)
-    if encounter.status in (Status.RUNNING, Status.PAUSED):
-        _add_row_tools(encounter, rows, forms.get("correct"), house)
+    rows = rows_for(encounter, combatants, house, only=only, refused=forms.get("correct"))
     context = {
         "encounter": encounter,
         "campaign": encounter.campaign,
@@ -320,7 +328,7 @@ def table_context(request, encounter: Encounter) -> dict:
     everyone = load_combatants(encounter, gear=False)  # names and pools: no weapons, no skills
     acting = acting_combatant(encounter, everyone)
     combatants = [c for c in everyone if not c.hidden]
-    rows = rows_for(encounter, combatants, house)
+    rows = rows_for(encounter, combatants, house, gm_tools=False)
     for row in rows:
         row.acting = acting is not None and row.combatant.pk == acting.pk
         if not row.combatant.character.is_pc:
