@@ -351,7 +351,7 @@ def campaign_house_rules(request: HtmxHttpRequest, campaign_id: int) -> HttpResp
 
 @require_http_methods(["GET", "POST"])
 def campaign_grid(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
-    """EW only: the resolution table, one editable cell per NA × ND."""
+    """The resolution table (a system whose rules have one), one editable cell per NA × ND."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
     if not system_of(campaign).has_resolution_grid:
         return redirect("campaigns:house_rules", campaign.pk)
@@ -375,7 +375,7 @@ def campaign_grid_reset(request: HtmxHttpRequest, campaign_id: int) -> HttpRespo
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
     system = system_of(campaign)
     if not system.has_resolution_grid:
-        messages.error(request, _("Seul EW-System a une table de résolution."))
+        messages.error(request, system.no_resolution_grid)
         return redirect("campaigns:house_rules", campaign.pk)
     default = system.default_house_rules().resolution_grid
     house = dataclasses.replace(campaign.house(), resolution_grid=default)

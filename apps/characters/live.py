@@ -21,9 +21,9 @@ import json
 from django.db import connection
 
 from apps.campaigns.models import Campaign, Membership, Role
-from apps.encounters.models import Encounter, Status
 from apps.systems import sheet_models
 
+from . import fights
 from .models import Character, Kind, XpEntry
 
 
@@ -43,10 +43,8 @@ def sheet_fingerprint(character_id: int, user_id: int) -> str | None:
     )
     sheet_texts = ", ".join(f"{alias}::text" for alias in aliases)
     sheet_rows = ", ".join(f"row_to_json({alias})" for alias in aliases)
-    banner = f"""(SELECT concat_ws(',', e.id, e.name, e.status, e.round)
-               FROM {_table(Encounter)} e
-              WHERE e.campaign_id = ch.campaign_id AND e.status IN (%s, %s)
-              ORDER BY e.created_at DESC, e.id DESC LIMIT 1)"""
+    # The fight banner, as the app that runs fights words it.
+    banner, banner_params = fights.banner_sql("ch.campaign_id")
     sql = f"""
         SELECT m.role = %s OR ch.owner_id = %s,
             md5(concat_ws('|', ch::text, {sheet_texts}, cp.house_rules::text,
@@ -63,8 +61,8 @@ def sheet_fingerprint(character_id: int, user_id: int) -> str | None:
            AND (m.role = %s OR ch.owner_id = %s OR ch.kind = %s
                 OR (ch.revealed AND NOT ch.is_template))
     """
-    live = [Status.RUNNING, Status.PAUSED]
-    params = [Role.GM, user_id, *live, *live, user_id, character_id, Role.GM, user_id, Kind.PC]
+    params = [Role.GM, user_id, *banner_params, *banner_params, user_id, character_id]
+    params += [Role.GM, user_id, Kind.PC]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()

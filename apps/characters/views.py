@@ -12,15 +12,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.campaigns.access import get_campaign_for_user
 from apps.campaigns.models import Role
+from apps.compendium.models import EwSpecialty
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
 from apps.core.refusals import rules_message
-from apps.encounters.models import fight_to_follow
 from apps.rules import ew
 from apps.rules.errors import InvalidCreation, RulesError
 from apps.systems import system_of
 
-from . import services
+from . import fights, services
 from .access import get_character_for_user, require_gm
 from .forms import (
     AssignForm,
@@ -134,7 +134,7 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
         "live_url": reverse("characters:changes", args=[character.pk]),
         "fingerprint": sheet_fingerprint(character.pk, request.user.pk),
         # A player at the table checks their sheet and gets to the fight in one tap.
-        "fight": fight_to_follow(campaign.encounters.live()[:1], character.is_gm),
+        "fight": fights.banner(campaign, is_gm=character.is_gm),
     }
     if not character.full_view:
         return context
@@ -353,8 +353,11 @@ def character_delete(request: HtmxHttpRequest, character_id: int) -> HttpRespons
             done = _("Le personnage %(name)s a été supprimé.") % {"name": character.name}
             messages.success(request, done)
             return redirect("campaigns:detail", campaign_id)
-    fights = services.fights_of(character)
-    context = {"character": character, "campaign": character.campaign, "fights": fights}
+    context = {
+        "character": character,
+        "campaign": character.campaign,
+        "fights": fights.names(character),
+    }
     return TemplateResponse(request, "characters/delete.html", context)
 
 
@@ -400,8 +403,6 @@ def spend_options(character: Character) -> list[tuple[str, str]]:
         value = getattr(sheet, name)
         label = f"{ew.CHARACTERISTIC_LABELS[name]} {value} → {value + 1}"
         add(f"characteristic:{name}", services.Improvement("characteristic", name=name), label)
-    from apps.compendium.models import EwSpecialty
-
     levels = {r.specialty_id: r.level for r in sheet.specialties.all()}
     for specialty in EwSpecialty.objects.all():
         level = levels.get(specialty.pk, 0)
@@ -427,8 +428,9 @@ def spend_options(character: Character) -> list[tuple[str, str]]:
 def xp_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The owner buys an improvement with XP; limits and costs from the rules engine."""
     character = get_character_for_user(request, character_id, write=True)
-    if not system_of(character.campaign).spends_xp:
-        messages.info(request, _("Les règles d'Aethoria ne fixent pas de coûts en XP."))
+    system = system_of(character.campaign)
+    if not system.spends_xp:
+        messages.info(request, system.no_xp_costs)
         return redirect("characters:detail", character.pk)
     form = XpSpendForm(request.POST or None, options=spend_options(character))
     if request.method == "POST" and form.is_valid():

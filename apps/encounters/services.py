@@ -21,7 +21,7 @@ from apps.campaigns.models import Campaign, LogEntry, LogKind
 from apps.characters.models import Character
 from apps.core.changes import write_back
 from apps.core.refusals import rules_message
-from apps.rules.dice import SecureDice, check_d10, check_d20
+from apps.rules.dice import SecureDice, check_face
 from apps.rules.errors import RulesError
 from apps.systems import system_of
 
@@ -182,11 +182,12 @@ def _initiative_faces(
 ) -> tuple[dict[int, int], str]:
     """Faces per combatant: those typed from physical dice, the others rolled by the app."""
     typed = {pk: face for pk, face in (typed or {}).items() if face is not None}
-    check = check_d10 if sides == 10 else check_d20
     faces = {}
     for combatant in combatants:
         if combatant.pk in typed:
-            faces[combatant.pk] = check(typed[combatant.pk], field=f"initiative_{combatant.pk}")
+            faces[combatant.pk] = check_face(
+                typed[combatant.pk], sides, field=f"initiative_{combatant.pk}"
+            )
         else:
             faces[combatant.pk] = secrets.randbelow(sides) + 1
     if not typed:

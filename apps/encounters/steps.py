@@ -16,7 +16,7 @@ from django.db import connection, models
 from django.utils.translation import gettext as _
 
 from apps.core.changes import changed_since
-from apps.systems import system_of
+from apps.systems import sheet_models, system_of
 
 from .models import Combatant, DiceSource, Encounter, Event, Status
 
@@ -110,23 +110,30 @@ def require_status(encounter: Encounter, *statuses: str) -> None:
         raise EncounterError(labels[encounter.status])
 
 
-# What the campaign's other screens show of a fight: the sheets' pools and the banner of the
-# fight under way (its name, status and round), the campaign page's party and encounter list.
-# A step that changes none of it (a turn passed, a miss, a stance) leaves the campaign's
-# version alone: the players' sheets are not fetched again for nothing.
+# What the campaign's other screens show of a fight: the sheets' pools (any field of every
+# system's sheet, ``shared_sheets``) and the banner of the fight under way (its name, status
+# and round), the campaign page's party and encounter list. A step that changes none of it
+# (a turn passed, a miss, a stance) leaves the campaign's version alone: the players' sheets
+# are not fetched again for nothing.
 SHOWN_OUTSIDE = {
-    "characters.ewsheet": None,  # any field
-    "characters.aethoriasheet": None,
-    "characters.character": None,
+    "characters.character": None,  # any field
     "encounters.encounter": {"status", "round", "name"},
 }
 
 
+def shared_sheets() -> set[str]:
+    """The rows a fight shares with the rest of the table: every system's sheet (a player
+    spends éclat or fatigue from it, the GM lets a character rest or sells it XP, while a
+    fight runs or after it)."""
+    return {model._meta.label_lower for model in sheet_models()}
+
+
 def shown_outside(changes: list[dict]) -> bool:
     """Whether these recorded changes touch what the campaign's other screens show."""
+    shown = dict.fromkeys(shared_sheets()) | SHOWN_OUTSIDE
     for change in changes:
-        if change["model"] in SHOWN_OUTSIDE:
-            fields = SHOWN_OUTSIDE[change["model"]]
+        if change["model"] in shown:
+            fields = shown[change["model"]]
             if fields is None or change["field"] in fields:
                 return True
     return False
@@ -227,16 +234,11 @@ def bump_version(encounter: Encounter, *also: str, campaign: bool = True) -> Non
         cursor.execute(update, [*values, encounter.pk])
 
 
-# Rows a fight shares with the rest of the table: a player spends éclat or fatigue from their
-# sheet, the GM lets a character rest or sells it XP, while a fight runs or after it.
-SHARED_SHEETS = ("characters.ewsheet", "characters.aethoriasheet")
-
-
 def check_not_changed_outside(changes: list[dict], side: str) -> None:
     """Before undo (``side`` "before") or redo ("after") writes a step's values back: refuse
     when a sheet value it would overwrite was changed outside the fight since the step — that
     change would be lost. The fighters' sheets are locked (``lock_fighters``)."""
-    stale = changed_since(changes, side, SHARED_SHEETS)
+    stale = changed_since(changes, side, shared_sheets())
     if stale:
         _row, sheet = stale[0]
         raise EncounterError(

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext_lazy as _
+
 if TYPE_CHECKING:
     from django import forms
     from django.db import models
@@ -84,10 +86,16 @@ class GameSystem(ABC):
     # The sheet's own spends this system has ("eclat", "fatigue"): their routes answer 404
     # on a sheet of a system without them.
     sheet_actions: frozenset[str] = frozenset()
-    # Whether the rules price improvements in XP (the sheet then links the XP spend page).
+    # Whether the rules price improvements in XP (the sheet then links the XP spend page),
+    # and what a player asking to spend XP is told when they do not.
     spends_xp: bool = False
-    # Whether the house rules hold a NA × ND resolution grid (its editor then opens).
+    no_xp_costs: str = _(
+        "Les règles de ce système ne fixent pas de coûts en XP : voyez avec le MJ."
+    )
+    # Whether the house rules hold a NA × ND resolution grid (its editor then opens), and
+    # what the GM is told on asking for it when they do not.
     has_resolution_grid: bool = False
+    no_resolution_grid: str = _("Les règles de ce système n'ont pas de table de résolution.")
     # The creation (and edit) wizard's page.
     creation_template: str
 

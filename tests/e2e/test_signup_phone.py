@@ -100,6 +100,7 @@ def test_a_new_player_signs_up_from_the_invitation_and_follows_the_fight(
     screenshot(visitor, "signup-sheet-fight-360")
     visitor.locator(".fight-banner a").click()
     expect(visitor).to_have_url(re.compile(rf"/rencontres/{fight.pk}/table/$"))
-    expect(visitor.locator(".combatant-name", has_text="Lysandre Vey")).to_be_visible()
+    # Exactly her name: "Au tour de Lysandre Vey" is on the page too when she wins initiative.
+    expect(visitor.get_by_text("Lysandre Vey", exact=True)).to_be_visible()
     fits(visitor)
     assert visitor.console_errors == [] and gm.console_errors == []

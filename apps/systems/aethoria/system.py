@@ -4,6 +4,7 @@ modules of this folder and the rules engine (``apps.rules.aethoria``)."""
 from __future__ import annotations
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext_lazy as _
 
 from apps.characters.models import AethoriaSheet, AethoriaSkillRank
 from apps.rules import aethoria
@@ -16,6 +17,9 @@ from .state import FighterState
 class AethoriaSystem(GameSystem):
     code = "aethoria"
     label = "Aethoria"
+    no_xp_costs = _("Les règles d'Aethoria ne fixent pas de coûts en XP : voyez avec le MJ.")
+    # The grid is EW-System's: the GM who asks for it in Aethoria is told where it lives.
+    no_resolution_grid = _("Seul EW-System a une table de résolution.")
     house_rules_class = aethoria.AethoriaHouseRules
     sheet_name = "aethoria"
     initiative_sides = 20

@@ -1,0 +1,34 @@
+"""The third system's creation wizard (one page) and its one console action."""
+
+from __future__ import annotations
+
+from django import forms
+
+from apps.encounters.forms import VersionForm
+
+
+class ThirdCreationForm(forms.Form):
+    step_titles: list[str] = []
+
+    name = forms.CharField(max_length=80)
+    concept = forms.CharField(max_length=160, required=False)
+    vigueur = forms.IntegerField(min_value=1, max_value=5)
+    adresse = forms.IntegerField(min_value=1, max_value=5)
+    is_template = forms.BooleanField(required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("vigueur", 0) + cleaned.get("adresse", 0) > 7:
+            raise forms.ValidationError("Sept points à répartir, pas plus.")
+        return cleaned
+
+    def options_changed(self) -> bool:
+        return False
+
+    def add_problems(self, problems) -> None:
+        for problem in problems:
+            self.add_error(None, str(problem))
+
+
+class CoupForm(VersionForm):
+    target = forms.IntegerField()

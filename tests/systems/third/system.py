@@ -1,0 +1,136 @@
+"""The test-only third game system wired into the generic apps: every hook of
+``GameSystem``, as small as a system can be (two characteristics, one pool, one action)."""
+
+from __future__ import annotations
+
+from apps.characters.bars import Bar
+from apps.encounters.services import load_combatants
+from apps.systems.base import GameSystem, InitiativeResult, PoolField
+
+from . import services, urls
+from .forms import CoupForm, ThirdCreationForm
+from .models import ThirdSheet
+from .rules import ThirdHouseRules
+
+
+def _sheet(combatant) -> ThirdSheet:
+    return combatant.character.third
+
+
+class ThirdSystem(GameSystem):
+    code = "third"
+    label = "Troisième"
+    house_rules_class = ThirdHouseRules
+    sheet_name = "third"
+    initiative_sides = 6
+    live_pool_fields = ("souffle",)
+    summary_pool_fields = ("souffle",)
+    actions_template = "systems/third/_actions.html"
+    sheet_template = "systems/third/_sheet.html"
+    sheet_actions_template = "systems/third/_sheet_actions.html"
+    creation_template = "systems/third/create.html"
+    no_xp_costs = "Le Troisième ne vend rien contre de l'XP."
+    no_resolution_grid = "Le Troisième joue sans table."
+
+    def default_house_rules(self) -> ThirdHouseRules:
+        return ThirdHouseRules()
+
+    def health(self, sheet, house) -> str:
+        return "à bout de souffle" if sheet.souffle == 0 else "en forme"
+
+    def pool_bars(self, sheet, house) -> list[Bar]:
+        return [Bar("souffle", "Souffle", sheet.souffle, sheet.souffle_max)]
+
+    def sheet_context(self, sheet, house) -> dict:
+        return {"characteristics": [("Vigueur", sheet.vigueur), ("Adresse", sheet.adresse)]}
+
+    def creation_form(self, data, *, campaign, npc: bool):
+        return ThirdCreationForm(data)
+
+    def edit_form(self, data, *, character):
+        sheet = character.third
+        initial = {"name": character.name, "concept": character.concept}
+        return ThirdCreationForm(data, initial={**initial, "vigueur": sheet.vigueur})
+
+    def character_create(self, *, campaign, form, owner, is_template: bool):
+        return services.character_create(
+            campaign=campaign, form=form, owner=owner, is_template=is_template
+        )
+
+    def character_update(self, *, character, form, by) -> None:
+        raise NotImplementedError  # not part of the proof
+
+    def copy_gear(self, source, sheet) -> None:
+        pass  # no gear
+
+    def rest(self, sheet, house, *, health: bool, resources: bool) -> None:
+        if health:
+            sheet.souffle = sheet.souffle_max
+            sheet.save(update_fields=["souffle"])
+
+    def transfer_refs(self) -> tuple[tuple, tuple]:
+        return (), ()
+
+    def export_lookups(self) -> tuple[list[str], list]:
+        return [], []
+
+    def sheet_model(self):
+        return ThirdSheet
+
+    def gear_lookups(self) -> list:
+        return []
+
+    def is_out(self, combatant, house) -> bool:
+        return _sheet(combatant).souffle == 0
+
+    def is_dead(self, combatant, house) -> bool:
+        return False  # out of breath, never dead
+
+    def initiative_order(self, combatants, faces, draws, house) -> list[InitiativeResult]:
+        """The d6 plus adresse, highest first; a random draw breaks the ties."""
+        results = [
+            InitiativeResult(c.pk, faces[c.pk], faces[c.pk] + _sheet(c).adresse, draws.draw())
+            for c in combatants
+        ]
+        return sorted(results, key=lambda r: (-r.total, r.draw))
+
+    def initiative_each_round(self, round_number: int, house) -> bool:
+        return round_number == 1
+
+    def fresh_state(self) -> dict:
+        return {}
+
+    def begin_round(self, step, combatants) -> None:
+        pass
+
+    def begin_turn(self, step, combatants) -> dict:
+        return {}
+
+    def correctable_pools(self, sheet, house) -> list[PoolField]:
+        return [PoolField("souffle", "Souffle", 0, sheet.souffle_max)]
+
+    def summary_extras(self, encounter) -> dict:
+        return {}
+
+    def fighter_row(self, combatant, house):
+        return self.pool_bars(_sheet(combatant), house), []
+
+    def load_console_fight(self, encounter, *, test_panel: bool):
+        return load_combatants(encounter)
+
+    def console_forms(self, encounter, combatants, acting, forms, *, test_panel: bool) -> None:
+        forms.setdefault("third_coup", CoupForm(initial={"version": encounter.version}))
+
+    def console_extras(self, encounter, acting, forms, *, actions: bool) -> dict:
+        fighters = encounter.combatants.select_related("character")
+        targets = [c for c in fighters if acting is None or c.pk != acting.pk]
+        return {"third_targets": targets}
+
+    def log_writers(self) -> dict:
+        return {"third_coup": lambda d: "{actor} frappe {target} (souffle {souffle}).".format(**d)}
+
+    def urlpatterns(self) -> list:
+        return urls.urlpatterns
+
+
+THIRD = ThirdSystem()

@@ -1,0 +1,180 @@
+"""The proof that the systems' boundary is real: a game system that only the tests know
+(this folder) runs a campaign, a character and a whole fight over HTTP, through the
+generic apps alone (no line of which names it)."""
+
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from apps.campaigns.models import Campaign
+from apps.campaigns.services import campaign_create
+from apps.characters.models import Character
+from apps.encounters.models import Encounter, Status
+from apps.encounters.services import combatants_add, encounter_start
+from apps.encounters.steps import EncounterError
+from apps.systems import system_choices
+from tests.accounts.factories import UserFactory
+from tests.encounters.factories import add_player
+
+from .models import ThirdSheet
+
+pytestmark = pytest.mark.django_db
+
+
+def _version(page: str) -> str:
+    return re.search(r'name="version" value="(\d+)"', page).group(1)
+
+
+def _create(client, campaign, name, vigueur, adresse) -> Character:
+    response = client.post(
+        reverse("characters:create", args=[campaign.pk]),
+        {"name": name, "vigueur": vigueur, "adresse": adresse},
+    )
+    assert response.status_code == 302, response.content.decode()
+    return Character.objects.get(campaign=campaign, name=name)
+
+
+def test_a_campaign_of_a_third_system_plays_a_fight_over_http(client, third_system):
+    gm = UserFactory()
+    client.force_login(gm)
+    assert ("third", "Troisième") in system_choices()
+    response = client.post(reverse("campaigns:create"), {"name": "Essai", "system": "third"})
+    assert response.status_code == 302
+    campaign = Campaign.objects.get(name="Essai")
+    assert campaign.house_rules == {"coup": 2}
+
+    ana = _create(client, campaign, "Ana", 3, 4)
+    player = add_player(campaign)
+    client.force_login(player)
+    bob = _create(client, campaign, "Bob", 4, 3)
+    assert bob.owner == player and bob.third.souffle == 8
+    sheet = client.get(reverse("characters:detail", args=[bob.pk])).content.decode()
+    assert "<li>Vigueur 4</li>" in sheet and "En forme" in sheet
+
+    client.force_login(gm)
+    response = client.post(reverse("encounters:create", args=[campaign.pk]), {"name": "Duel"})
+    encounter = Encounter.objects.get(campaign=campaign)
+    assert response.status_code == 302
+    console = lambda *args: reverse(*args, args=[encounter.pk])  # noqa: E731
+    client.post(console("encounters:combatants_add"), {"characters": [ana.pk, bob.pk]})
+    assert encounter.combatants.count() == 2
+    ana_c, bob_c = encounter.combatants.order_by("character__name")
+    # Typed faces, d6 (the system's die): Ana 6 + 4 = 10 acts before Bob 1 + 3 = 4.
+    page = client.get(console("encounters:console")).content.decode()
+    start = {"version": _version(page), f"face_{ana_c.pk}": 6, f"face_{bob_c.pk}": 1}
+    client.post(console("encounters:start"), {**start, f"face_{bob_c.pk}": 7})
+    encounter.refresh_from_db()
+    assert encounter.status == Status.PREPARING  # a d6 shows no 7
+    client.post(console("encounters:start"), start)
+    encounter.refresh_from_db()
+    assert list(encounter.combatants.order_by("position")) == [ana_c, bob_c]
+    assert encounter.status == Status.RUNNING
+
+    page = client.get(console("encounters:console")).content.decode()
+    assert 'id="third-coup"' in page
+    banner = client.get(reverse("characters:detail", args=[bob.pk])).content.decode()
+    assert "Duel" in banner  # the sheet's fight banner, from the encounters app
+    campaign_version = Campaign.objects.get(pk=campaign.pk).version
+    coup = {"version": _version(page), "target": bob_c.pk}
+    assert client.post(console("encounters:third_coup"), coup).status_code == 302
+    bob.third.refresh_from_db()
+    assert bob.third.souffle == 6
+    # A sheet's pool changed: the campaign's screens are told (its version moved).
+    assert Campaign.objects.get(pk=campaign.pk).version > campaign_version
+    page = client.get(console("encounters:console")).content.decode()
+    assert "Ana frappe Bob (souffle 6)." in page
+
+    client.post(console("encounters:undo"), {"version": _version(page)})
+    bob.third.refresh_from_db()
+    assert bob.third.souffle == 8
+
+    page = client.get(console("encounters:console")).content.decode()
+    client.post(console("encounters:end"), {"version": _version(page)})
+    encounter.refresh_from_db()
+    assert encounter.status == Status.FINISHED
+
+
+def test_the_third_system_is_registered_only_while_its_fixture_runs():
+    assert "third" not in dict(system_choices())
+
+
+def test_initiative_typed_past_the_systems_die_is_refused(third_system):
+    campaign = campaign_create(name="Essai", system="third", gm=UserFactory())
+    encounter = Encounter.objects.create(campaign=campaign, name="Duel")
+    for name in ("Ana", "Bob"):
+        character = Character.objects.create(campaign=campaign, kind="npc", name=name)
+        ThirdSheet.objects.create(character=character)
+        encounter.combatants.create(character=character)
+    first = encounter.combatants.first()
+    with pytest.raises(EncounterError, match="d6"):
+        encounter_start(encounter_id=encounter.pk, version=None, by=None, initiative={first.pk: 7})
+
+
+def test_the_third_systems_rules_speak_its_own_words(client, third_system):
+    gm = UserFactory()
+    client.force_login(gm)
+    campaign = campaign_create(name="Essai", system="third", gm=gm)
+    page = client.get(reverse("campaigns:house_rules", args=[campaign.pk])).content.decode()
+    assert 'name="coup"' in page  # its house rules, from its dataclass
+    client.post(reverse("campaigns:house_rules", args=[campaign.pk]), {"coup": 3})
+    campaign.refresh_from_db()
+    assert campaign.house_rules == {"coup": 3}
+
+    reset = client.post(reverse("campaigns:grid_reset", args=[campaign.pk]), follow=True)
+    assert "Le Troisième joue sans table." in reset.content.decode()
+    ana = _create(client, campaign, "Ana", 3, 4)
+    spend = client.get(reverse("characters:xp_spend", args=[ana.pk]), follow=True)
+    assert "Le Troisième ne vend rien contre de l&#x27;XP." in spend.content.decode()
+
+
+def _fight(campaign, player) -> tuple[list[Character], Encounter]:
+    """Ana (an NPC shown to the players) and Bob (the player's PC) in a running fight."""
+    characters = []
+    for name, owner in (("Ana", None), ("Bob", player)):
+        kind = "npc" if owner is None else "pc"
+        character = Character.objects.create(
+            campaign=campaign, kind=kind, owner=owner, name=name, revealed=True
+        )
+        ThirdSheet.objects.create(character=character)
+        characters.append(character)
+    encounter = Encounter.objects.create(campaign=campaign, name="Duel")
+    combatants_add(encounter_id=encounter.pk, characters=characters)
+    encounter_start(encounter_id=encounter.pk, version=None, by=None)
+    return characters, encounter
+
+
+def test_the_generic_pages_serve_a_third_systems_campaign(client, third_system):
+    gm = UserFactory()
+    campaign = campaign_create(name="Essai", system="third", gm=gm)
+    player = add_player(campaign)
+    (ana, bob), encounter = _fight(campaign, player)
+    pages = [
+        reverse("home"),
+        reverse("campaigns:detail", args=[campaign.pk]),
+        reverse("encounters:table", args=[encounter.pk]),
+        reverse("characters:detail", args=[ana.pk]),
+        reverse("characters:detail", args=[bob.pk]),
+    ]
+    for user in (gm, player):
+        client.force_login(user)
+        for page in pages:
+            assert client.get(page).status_code == 200, (user, page)
+
+    client.force_login(gm)
+    exported = client.get(reverse("campaigns:export", args=[campaign.pk])).content
+    upload = SimpleUploadedFile("essai.json", exported, "application/json")
+    assert client.post(reverse("campaigns:import"), {"file": upload}).status_code == 302
+    copy = Campaign.objects.exclude(pk=campaign.pk).get()
+    assert copy.system == "third"
+    assert [(c.name, c.third.souffle) for c in copy.characters.all()] == [("Ana", 6), ("Bob", 6)]
+
+    ThirdSheet.objects.filter(pk=ana.pk).update(souffle=1)
+    client.post(reverse("characters:rest", args=[ana.pk]), {"health": "on"})
+    assert ThirdSheet.objects.get(pk=ana.pk).souffle == 6
+    client.post(reverse("characters:npc_copy", args=[ana.pk]), {"count": 2})
+    assert campaign.characters.count() == 4
+    # Ana fought: the sheet asks the encounters app, which names the fight that holds her.
+    refused = client.post(reverse("characters:delete", args=[ana.pk])).content.decode()
+    assert "Duel" in refused and Character.objects.filter(pk=ana.pk).exists()
