@@ -102,10 +102,22 @@ def opening_choice(attacker: Combatant, target: Combatant | None, remembered: di
         "modifier": remembered.get("modifier", 0),
     }
     if target is not None:
-        initial["defence"], initial["defence_specialty"] = best_defence(target, house)
-        if remembered.get("target_id") == target.pk and remembered.get("defence") == "none":
-            initial["defence"], initial["defence_specialty"] = "none", None
+        initial["defence"], initial["defence_specialty"] = _defence(target, remembered, house)
     return initial
+
+
+def _defence(target: Combatant, remembered: dict, house) -> tuple[str, int | None]:
+    """The defence the GM chose last time against this target while the rules still allow
+    it (a repeat is one tap, and a step's answer, which keeps the form as the GM left it,
+    reads as a reload does), else the defender's best one."""
+    if remembered.get("target_id") == target.pk:
+        if remembered.get("defence") == "none":
+            return "none", None
+        ranks = {r.pk for r in target.character.ew.specialties.all()}
+        spec = remembered.get("defence_specialty_id")
+        if remembered.get("defence") == "active" and can_defend(target, house):
+            return "active", spec if spec in ranks else None
+    return best_defence(target, house)
 
 
 def defence_for_target(target: Combatant | None, drawn_for: str, house) -> dict:

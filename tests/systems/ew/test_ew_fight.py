@@ -646,3 +646,19 @@ def test_an_opponents_maluses_may_bring_the_difficulty_below_zero(table):
     # Brandon attacked twice, -4 on his side too: score 10 + (8 - 4) - (-2) = 16.
     assert result["nd"] == -2 and result["modifier"] == -4
     assert result["score"] == 16 and result["success"]
+
+
+def test_the_next_attack_keeps_the_active_defence_chosen_against_the_same_target(table):
+    """A repeat is one tap, and a step's answer (which keeps the form as the GM left it)
+    reads as a reload does: the defence chosen last against this target stays while the rules
+    allow it, even when the round's malus now makes the natural defence the better one."""
+    b, y = start(table)
+    client, encounter = table["client"], table["encounter"]
+    attack = attack_data(b, y, 20, 1, defence="active")
+    post(client, "ew_attack", encounter, attack)
+    post(client, "ew_attack", encounter, attack)
+    # A third active defence: com 6 - 8 = -2, below the natural defence 1.
+    page = client.get(url("console", encounter), **HTMX).text
+    defence = page[page.index('id="ew-defence"') :]
+    defence = defence[: defence.index("</fieldset>")]
+    assert re.search(r'value="active"[^>]*checked', defence)
