@@ -4,6 +4,7 @@ stay dumb; a constant number of queries whatever the number of combatants or log
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.urls import reverse
 
@@ -11,7 +12,14 @@ from apps.characters.bars import Bar
 from apps.systems import system_of
 
 from .fighters import is_dead, is_out
-from .forms import AddCombatantsForm, AwardXpForm, FromTemplateForm, InitiativeForm
+from .forms import (
+    AddCombatantsForm,
+    AwardXpForm,
+    FromTemplateForm,
+    InitiativeForm,
+    PoolCorrectionForm,
+    ReinforcementForm,
+)
 from .log import describe
 from .models import Combatant, Encounter, Event, Status
 from .services import (
@@ -33,6 +41,9 @@ class Row:
     words: str
     bars: list[Bar]
     notes: list[str] = field(default_factory=list)
+    # The GM's tools of the row while the fight runs: the system's buttons, the pool form.
+    tools: list = field(default_factory=list)
+    correction: Any = None
 
     @property
     def name(self) -> str:
@@ -40,16 +51,30 @@ class Row:
 
 
 def rows_for(
-    encounter: Encounter, combatants: list[Combatant], house, only: set | None = None
+    encounter: Encounter,
+    combatants: list[Combatant],
+    house,
+    only: set | None = None,
+    *,
+    gm_tools: bool = True,
+    refused=None,
 ) -> list[Row]:
-    """The rows of the order list (``only``: just these combatants' rows)."""
+    """The rows of the order list (``only``: just these combatants' rows); with
+    ``gm_tools``, their tools while the fight runs (``refused``: a pool correction sent back
+    with its messages)."""
     acting = acting_combatant(encounter, combatants)
     shown = [c for c in combatants if only is None or c.pk in only]
-    return fighter_rows(encounter, shown, house, acting)
+    return fighter_rows(encounter, shown, house, acting, gm_tools=gm_tools, refused=refused)
 
 
 def fighter_rows(
-    encounter: Encounter, combatants: list[Combatant], house, acting: Combatant | None
+    encounter: Encounter,
+    combatants: list[Combatant],
+    house,
+    acting: Combatant | None,
+    *,
+    gm_tools: bool = True,
+    refused=None,
 ) -> list[Row]:
     """The rows of these combatants, ``acting`` being the one whose turn it is (if any): a
     step that loaded only its fighters answers with their rows."""
@@ -68,6 +93,8 @@ def fighter_rows(
                 notes=notes,
             )
         )
+    if gm_tools and encounter.status in (Status.RUNNING, Status.PAUSED):
+        _add_row_tools(encounter, rows, refused, house)
     return rows
 
 
@@ -120,13 +147,14 @@ def console_context(
         only = step.rows(combatants, acting)
         can_undo, can_redo = _undo_redo_after(step, encounter)
     system = system_of(encounter.campaign)
+    rows = rows_for(encounter, combatants, house, only=only, refused=forms.get("correct"))
     context = {
         "encounter": encounter,
         "campaign": encounter.campaign,
         "system": system,
         "house": house,
         "combatants": combatants,
-        "rows": rows_for(encounter, combatants, house, only=only),
+        "rows": rows,
         "acting": acting,
         "forms": forms,
         "log": lines,
@@ -139,6 +167,71 @@ def console_context(
     if encounter.status == Status.RUNNING:
         context.update(system.console_extras(encounter, acting, forms, actions=actions))
     return context
+
+
+def _add_row_tools(encounter: Encounter, rows: list[Row], refused, house) -> None:
+    """Each row's GM tools: the system's buttons, the pool correction (the refused one as
+    the GM sent it, with its messages)."""
+    system = system_of(encounter.campaign)
+    for row in rows:
+        row.tools = system.row_tools(row.combatant, house)
+        if refused is not None and refused.combatant.pk == row.combatant.pk:
+            row.correction = refused
+        else:
+            row.correction = correction_form(encounter, row.combatant)
+
+
+def correction_target(encounter: Encounter, combatant_id: int) -> Combatant | None:
+    """The fighter whose pool is corrected, with its sheet (None if not in the fight)."""
+    sheet = f"character__{system_of(encounter.campaign).sheet_name}"
+    combatant = (
+        encounter.combatants.filter(present=True, pk=combatant_id).select_related(sheet).first()
+    )
+    if combatant is not None:
+        combatant.character.campaign = encounter.campaign
+    return combatant
+
+
+def correction_form(encounter: Encounter, combatant: Combatant, data=None) -> PoolCorrectionForm:
+    """The pool correction of one fighter's row (its ids its own: one form per row)."""
+    system = system_of(encounter.campaign)
+    sheet = getattr(combatant.character, system.sheet_name)
+    form = PoolCorrectionForm(
+        data,
+        pools=system.correctable_pools(sheet, encounter.campaign.house()),
+        initial={"version": encounter.version},
+        auto_id=f"id_correct{combatant.pk}_%s",
+    )
+    form.combatant = combatant
+    return form
+
+
+def opens_new_round(encounter: Encounter, combatants: list[Combatant], house) -> bool:
+    """Whether "next turn" now begins a new round: nobody after the acting fighter can act."""
+    return all(is_out(c, house) for c in combatants[encounter.turn + 1 :])
+
+
+def _running_forms(encounter: Encounter, combatants, forms: dict) -> None:
+    """The GM's tools of a fight under way: reinforcements; when the next turn opens a new
+    round whose initiative is rolled again, the faces of physical dice for it."""
+    forms.setdefault(
+        "reinforce", ReinforcementForm(encounter=encounter, initial={"version": encounter.version})
+    )
+    system = system_of(encounter.campaign)
+    house = encounter.campaign.house()
+    new_round = encounter.round + 1
+    if opens_new_round(encounter, combatants, house) and system.initiative_each_round(
+        new_round, house
+    ):
+        forms.setdefault(
+            "new_round",
+            InitiativeForm(
+                initial={"version": encounter.version},
+                combatants=combatants,
+                sides=system.initiative_sides,
+                auto_id="id_round_%s",
+            ),
+        )
 
 
 def _console_forms(request, encounter: Encounter, combatants, acting, forms) -> dict:
@@ -158,6 +251,8 @@ def _console_forms(request, encounter: Encounter, combatants, acting, forms) -> 
         )
     if encounter.status == Status.FINISHED and not encounter.summary.get("xp_awarded"):
         forms.setdefault("award", AwardXpForm(initial={"reason": encounter.name}))
+    if encounter.status in (Status.RUNNING, Status.PAUSED):
+        _running_forms(encounter, combatants, forms)
     if encounter.status == Status.RUNNING:
         system.console_forms(
             encounter, combatants, acting, forms, test_panel=_test_panel_asked(request)
@@ -246,14 +341,45 @@ def table_context(request, encounter: Encounter) -> dict:
     everyone = load_combatants(encounter, gear=False)  # names and pools: no weapons, no skills
     acting = acting_combatant(encounter, everyone)
     combatants = [c for c in everyone if not c.hidden]
-    rows = rows_for(encounter, combatants, house)
+    rows = rows_for(encounter, combatants, house, gm_tools=False)
     for row in rows:
         row.acting = acting is not None and row.combatant.pk == acting.pk
         if not row.combatant.character.is_pc:
             # An NPC's numbers never reach a player's screen: words only.
             row.bars, row.notes = [], []
+    hidden = {c.pk for c in everyone if c.hidden}
     return {
         "encounter": encounter,
         "rows": rows,
+        "lines": table_lines(encounter, hidden),
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
     }
+
+
+TABLE_LINES = 5
+# Lines the players' view leaves out: undo and redo name other steps, not actions.
+NOT_FOR_TABLE = ("undo", "redo")
+# The lists of fighters an event's data may hold (an initiative order, the arrivals, those
+# who bled while out of the fight): the hidden ones are taken out before a player reads it.
+FIGHTER_LISTS = ("initiative", "arrivals", "bled")
+
+
+def table_lines(encounter: Encounter, hidden: set[int]) -> list[LogLine]:
+    """The last few actions in words, as the players may read them: public steps not undone,
+    none naming a hidden fighter (one query)."""
+    events = (
+        encounter.events.filter(public=True, undone=False)
+        .exclude(kind__in=NOT_FOR_TABLE)
+        .exclude(actor_id__in=hidden)
+        .exclude(target_id__in=hidden)
+        .order_by("-sequence")[:TABLE_LINES]
+    )
+    return [LogLine(event, describe(_for_players(event, hidden))) for event in events]
+
+
+def _for_players(event: Event, hidden: set[int]) -> Event:
+    data = dict(event.data)
+    for key in FIGHTER_LISTS:
+        if isinstance(data.get(key), list):
+            data[key] = [row for row in data[key] if row.get("combatant") not in hidden]
+    return Event(kind=event.kind, round=event.round, data=data)

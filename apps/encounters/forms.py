@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from django import forms
+from django.db.models import Q
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from apps.characters.models import Character
 
 from .models import Combatant, Encounter
 from .steps import EncounterError
@@ -128,3 +131,77 @@ class FromTemplateForm(forms.Form):
 class AwardXpForm(forms.Form):
     amount = forms.IntegerField(label=_("XP pour chaque PJ"), min_value=1, max_value=50, initial=2)
     reason = forms.CharField(label=_("Raison"), max_length=200)
+
+
+def _copies_range() -> str:
+    return gettext("Entre 1 et %(max)s PNJ à la fois.") % {"max": 20}
+
+
+copies_range = lazy(_copies_range, str)()
+
+
+class ReinforcementForm(VersionForm):
+    """Fighters joining a running fight: a character of the campaign, or copies of an NPC."""
+
+    character = forms.ModelChoiceField(
+        label=_("Personnage de la campagne"), queryset=None, required=False
+    )
+    template = forms.ModelChoiceField(
+        label=_("ou des copies du PNJ"), queryset=None, required=False
+    )
+    count = forms.IntegerField(
+        label=_("Combien de copies"),
+        min_value=1,
+        max_value=20,
+        initial=1,
+        required=False,
+        error_messages={"min_value": copies_range, "max_value": copies_range},
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    hidden = forms.BooleanField(label=_("Cachés aux joueurs"), required=False)
+
+    def __init__(self, *args, encounter: Encounter, **kwargs):
+        super().__init__(*args, **kwargs)
+        campaign = Character.objects.for_campaign(encounter.campaign)
+        in_fight = Q(combatants__encounter=encounter, combatants__present=True)
+        self.fields["character"].queryset = (
+            campaign.filter(is_template=False)
+            .exclude(pk__in=campaign.filter(in_fight).values("pk"))
+            .order_by("-kind", "name")
+        )
+        self.fields["template"].queryset = campaign.npcs().order_by("-is_template", "name")
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("character") and not data.get("template") and not self.errors:
+            self.add_error("character", gettext("Choisissez un personnage ou un PNJ à copier."))
+        if data.get("template") and data.get("count") is None and "count" not in self.errors:
+            self.add_error("count", copies_range)
+        return data
+
+
+class PoolCorrectionForm(VersionForm):
+    """One pool of a fighter set by hand, with the reason the log keeps."""
+
+    pool = forms.ChoiceField(label=_("Réserve"))
+    value = forms.IntegerField(
+        label=_("Nouvelle valeur"), widget=forms.NumberInput(attrs={"inputmode": "numeric"})
+    )
+    reason = forms.CharField(label=_("Raison"), max_length=200)
+
+    def __init__(self, *args, pools: list, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pools = {field.name: field for field in pools}
+        self.fields["pool"].choices = [(field.name, field.label) for field in pools]
+
+    def clean(self):
+        data = super().clean()
+        field = self.pools.get(data.get("pool", ""))
+        value = data.get("value")
+        if field is not None and value is not None and not field.low <= value <= field.high:
+            self.add_error(
+                "value",
+                gettext("De %(low)s à %(high)s pour cette réserve.")
+                % {"low": field.low, "high": field.high},
+            )
+        return data

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from apps.systems import all_systems
 
 from .models import Event
+from .templatetags.odds import pool_label
 
 
 def describe(event: Event) -> str:
@@ -32,6 +33,10 @@ def _next_turn(data: dict) -> str:
     text += _("Au tour de %(name)s.") % {"name": data.get("name", "?")}
     if data.get("bleeding"):
         text += " " + _("Saignement : %(pv)s PV perdu(s).") % {"pv": data["bleeding"]}
+    for row in data.get("bled", ()):
+        text += " " + _("%(name)s, hors de combat, saigne : %(pv)s PV perdu(s).") % row
+        if row.get("dead"):
+            text += " " + _("%(name)s meurt.") % row
     return text
 
 
@@ -42,6 +47,18 @@ def _undone(data: dict) -> str:
         return _("une étape.")
     writer = _writers().get(data.get("kind", ""))
     return writer(data["step"]) if writer else data.get("kind", "")
+
+
+def _reinforce(data: dict) -> str:
+    arrivals = ", ".join(f"{row['name']} ({row['total']})" for row in data.get("arrivals", []))
+    return _("Renforts : %(arrivals)s rejoignent le combat.") % {"arrivals": arrivals}
+
+
+def _correct(data: dict) -> str:
+    return _("Correction du MJ : %(name)s, %(pool)s %(before)s → %(after)s (%(reason)s).") % {
+        **data,
+        "pool": pool_label(data["pool"]),
+    }
 
 
 def _undo(data: dict) -> str:
@@ -61,6 +78,9 @@ WRITERS = {
     "reopen": lambda d: _("Combat rouvert par le MJ."),
     "reveal": lambda d: _("%(name)s entre en scène.") % d,
     "hide": lambda d: _("%(name)s disparaît aux yeux des joueurs.") % d,
+    "reinforce": _reinforce,
+    "withdraw": lambda d: _("%(name)s quitte le combat.") % d,
+    "correct": _correct,
     "undo": _undo,
     "redo": _redo,
 }

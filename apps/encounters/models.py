@@ -93,6 +93,10 @@ class Combatant(models.Model):
     )
     # Hidden from the players' screens until the GM reveals it (an ambush, a lurker).
     hidden = models.BooleanField(_("caché aux joueurs"), default=False)
+    # Out of the fight's order: removed mid-fight, or a reinforcement whose arrival was
+    # undone. The row stays so that undo and redo can bring it back (steps change fields,
+    # never create or delete rows).
+    present = models.BooleanField(_("dans le combat"), default=True)
     # Place in the acting order (0 acts first), set when initiative is rolled.
     position = models.PositiveSmallIntegerField(default=0)
     initiative = models.SmallIntegerField(null=True, blank=True)

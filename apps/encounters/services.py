@@ -136,7 +136,8 @@ def load_combatants(encounter: Encounter, *, gear: bool = True) -> list[Combatan
     sheet = f"character__{system.sheet_name}"
     related = [f"{sheet}__{name}" for name in system.fighter_relations] or [sheet]
     combatants = list(
-        encounter.combatants.select_related(*related)
+        encounter.combatants.filter(present=True)
+        .select_related(*related)
         # A fight never shows a character's texts: leave them in the database.
         .defer(*(f"character__{name}" for name in CHARACTER_TEXTS))
         .order_by("position", "pk")
@@ -165,9 +166,11 @@ def _combatants(encounter: Encounter) -> list[Combatant]:
 def _combatant(encounter: Encounter, combatant_id: int | None) -> Combatant:
     try:
         sheet = system_of(encounter.campaign).sheet_name
-        return encounter.combatants.select_related(
-            f"character__{sheet}", "character__campaign"
-        ).get(pk=combatant_id)
+        return (
+            encounter.combatants.filter(present=True)
+            .select_related(f"character__{sheet}", "character__campaign")
+            .get(pk=combatant_id)
+        )
     except (Combatant.DoesNotExist, ValueError, TypeError):
         raise EncounterError(_("Ce combattant ne fait pas partie de la rencontre.")) from None
 
@@ -280,11 +283,16 @@ def encounter_next_turn(
         for index in range(encounter.turn + 1, len(combatants))
         if not is_out(combatants[index], house)
     ]
+    # The fighters out of the fight whose turns the passing skips: some still bleed.
+    skipped = combatants[encounter.turn + 1 : following[0] if following else None]
     if following:
         step.set(encounter, "turn", following[0])
     else:
         data.update(_new_round(step, combatants, house, initiative))
     combatants.sort(key=lambda c: (c.position, c.pk))
+    if not following:
+        skipped += combatants[: encounter.turn]
+    data.update(system_of(encounter.campaign).skipped_turns(step, skipped))
     acting = combatants[encounter.turn]
     step.actor = acting
     step.public = not acting.hidden

@@ -108,7 +108,9 @@ def lock_fight(
         .select_related(*(f"{sheet}__{relation}" for relation in system.fighter_relations))
         .defer(*(f"character__{name}" for name in CHARACTER_TEXTS))
         # The join to the sheet must be an inner one to lock it.
-        .filter(encounter_id=encounter_id, pk__in=list(fighter_ids))
+        # A fighter taken out of the fight (or a reinforcement not yet in) keeps a stale
+        # position: only present ones may act or be acted on.
+        .filter(encounter_id=encounter_id, pk__in=list(fighter_ids), present=True)
         .filter(**{f"{sheet}__isnull": False})
         .order_by("character_id")
     )

@@ -29,6 +29,17 @@ urlpatterns = [
         views.combatant_visibility,
         name="combatant_visibility",
     ),
+    path("<int:encounter_id>/renforts/", views.encounter_reinforce, name="reinforce"),
+    path(
+        "<int:encounter_id>/combattants/<int:combatant_id>/quitter/",
+        views.combatant_withdraw,
+        name="combatant_withdraw",
+    ),
+    path(
+        "<int:encounter_id>/combattants/<int:combatant_id>/corriger/",
+        views.combatant_correct_pool,
+        name="combatant_correct_pool",
+    ),
     path("<int:encounter_id>/demarrer/", views.encounter_start, name="start"),
     path("<int:encounter_id>/suivant/", views.encounter_next_turn, name="next_turn"),
     path("<int:encounter_id>/pause/", views.encounter_pause, name="pause"),

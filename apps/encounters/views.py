@@ -18,11 +18,13 @@ from apps.core.live import answer_check
 from apps.core.push import open_stream, topic
 from apps.systems import system_of
 
-from . import services
+from . import services, tools
 from .access import get_encounter_for_user
 from .console import (
     StepDone,
     console_context,
+    correction_form,
+    correction_target,
     load_console_fight,
     table_context,
 )
@@ -32,6 +34,7 @@ from .forms import (
     EncounterForm,
     FromTemplateForm,
     InitiativeForm,
+    ReinforcementForm,
     VersionForm,
     add_encounter_error,
 )
@@ -298,17 +301,17 @@ def encounter_end(request: HtmxHttpRequest, encounter_id: int):
 def _run_initiative_step(request, encounter_id: int, service):
     """A step that may roll initiative, with faces typed from physical dice where given."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    combatants = list(encounter.combatants.select_related("character"))
+    combatants = list(encounter.combatants.filter(present=True).select_related("character"))
+    # The faces come back next to their field: the start's, or the new round's.
+    name = "initiative" if encounter.status == Status.PREPARING else "new_round"
     form = InitiativeForm(
         request.POST,
         combatants=combatants,
         sides=system_of(encounter.campaign).initiative_sides,
+        auto_id="id_%s" if name == "initiative" else "id_round_%s",
     )
     if not form.is_valid():
-        if encounter.status == Status.PREPARING:  # the console shows its faces
-            return _respond(request, encounter, forms={"initiative": form})
-        # A new round's initiative (next turn) has no form on the console: say it there.
-        return _refused(request, encounter, EncounterError(_first_error(form)))
+        return _respond(request, encounter, forms={name: form})
     try:
         event = service(
             encounter_id=encounter.pk,
@@ -317,7 +320,7 @@ def _run_initiative_step(request, encounter_id: int, service):
             initiative=form.faces(),
         )
     except EncounterError as error:
-        return _refused(request, encounter, error, forms={"initiative": form})
+        return _refused(request, encounter, error, forms={name: form})
     return _respond_step(request, encounter, event)
 
 
@@ -416,3 +419,88 @@ def combatant_visibility(request: HtmxHttpRequest, encounter_id: int, combatant_
     except EncounterError as error:
         return _refused(request, encounter, error)
     return _respond(request, encounter)
+
+
+# --- The GM's tools while the fight runs -------------------------------------------------------
+
+
+def _refused_form(request, encounter: Encounter, error: EncounterError, name: str, form):
+    """A tool's refusal: next to its field (the GM's other choices kept), or the 409 path
+    when someone acted first."""
+    if isinstance(error, StaleVersion):
+        return _refused(request, encounter, error, forms={name: form})
+    add_encounter_error(form, error)
+    return _respond(request, encounter, forms={name: form})
+
+
+@require_POST
+def encounter_reinforce(request: HtmxHttpRequest, encounter_id: int):
+    """Reinforcements join the running fight, placed by the system's initiative rule."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = ReinforcementForm(request.POST, encounter=encounter)
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"reinforce": form})
+    data = form.cleaned_data
+    try:
+        event = tools.encounter_reinforce(
+            encounter_id=encounter.pk,
+            version=data["version"],
+            by=request.user,
+            characters=[data["character"]] if data["character"] else [],
+            template=data["template"],
+            count=data["count"] or 0,
+            hidden=data["hidden"],
+        )
+    except EncounterError as error:
+        return _refused_form(request, encounter, error, "reinforce", form)
+    return _respond_step(request, encounter, event)
+
+
+def run_row_step(request, encounter_id: int, combatant_id: int, service):
+    """A one-button tool of a fighter's row (take it out of the fight, treat its bleeding)."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, encounter, EncounterError(_("Version manquante.")))
+    try:
+        event = service(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            combatant_id=combatant_id,
+        )
+    except EncounterError as error:
+        return _refused(request, encounter, error)
+    return _respond_step(request, encounter, event)
+
+
+@require_POST
+def combatant_withdraw(request: HtmxHttpRequest, encounter_id: int, combatant_id: int):
+    """A fighter leaves the running fight (undoable)."""
+    return run_row_step(request, encounter_id, combatant_id, tools.combatant_withdraw)
+
+
+@require_POST
+def combatant_correct_pool(request: HtmxHttpRequest, encounter_id: int, combatant_id: int):
+    """The GM sets a fighter's pool by hand, with a reason (a logged, undoable step)."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    combatant = correction_target(encounter, combatant_id)
+    if combatant is None:
+        error = EncounterError(_("Ce combattant ne fait pas partie de la rencontre."))
+        return _refused(request, encounter, error)
+    form = correction_form(encounter, combatant, request.POST)
+    if not form.is_valid():
+        return _respond(request, encounter, forms={"correct": form})
+    try:
+        event = tools.combatant_correct_pool(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            combatant_id=combatant.pk,
+            pool=form.cleaned_data["pool"],
+            value=form.cleaned_data["value"],
+            reason=form.cleaned_data["reason"],
+        )
+    except EncounterError as error:
+        return _refused_form(request, encounter, error, "correct", form)
+    return _respond_step(request, encounter, event)

@@ -38,6 +38,25 @@ class InitiativeResult:
     draw: int  # the random draw that broke the last ties
 
 
+@dataclass(frozen=True)
+class PoolField:
+    """A pool of a sheet the GM may set by hand on a fighter's row, and the values it takes."""
+
+    name: str  # the sheet's field
+    label: str  # shown to people
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class RowTool:
+    """A one-button GM tool of a fighter's row (treat bleeding...): posts the version and
+    the combatant."""
+
+    label: str
+    url_name: str  # in the ``encounters`` namespace, with the encounter's id
+
+
 class GameSystem(ABC):
     """A game system as the generic apps see it. Class attributes describe it; methods do
     what differs."""
@@ -174,6 +193,19 @@ class GameSystem(ABC):
     @abstractmethod
     def begin_turn(self, step: Step, combatants: list[Combatant]) -> dict:
         """What the start of the acting combatant's turn changes; returns the log data."""
+
+    def skipped_turns(self, step: Step, skipped: list[Combatant]) -> dict:
+        """What still happens at the turns of fighters out of the fight that the turn passing
+        skipped (Aethoria: bleeding goes on); returns the log data. By default nothing."""
+        return {}
+
+    @abstractmethod
+    def correctable_pools(self, sheet, house) -> list[PoolField]:
+        """The sheet's pools the GM may correct by hand in a fight, with their ranges."""
+
+    def row_tools(self, combatant: Combatant, house) -> list[RowTool]:
+        """The system's own GM tools on a fighter's row, when they apply. By default none."""
+        return []
 
     @abstractmethod
     def summary_extras(self, encounter: Encounter) -> dict:

@@ -18,6 +18,7 @@ from .events import (
     FIRE_EVENT,
     SPELL_EVENT,
     TEST_EVENT,
+    TREAT_EVENT,
 )
 
 # The words of the default hit-location table; a GM's own locations are shown as typed.
@@ -299,4 +300,5 @@ AETHORIA_WRITERS: dict = {
     EFFECT_EVENT: _effect,
     ATTACK_FATIGUE_EVENT: _attack_fatigue,
     AIM_LOST_EVENT: _aim_lost,
+    TREAT_EVENT: lambda data: _("Le saignement de %(name)s est soigné.") % data,
 }

@@ -11,6 +11,7 @@ from apps.characters.forms import FatigueSpendForm
 from apps.characters.models import AethoriaSheet, AethoriaSkillRank
 from apps.characters.services import AETHORIA_BASE_CHARACTERISTICS
 from apps.rules import aethoria
+from apps.systems.base import PoolField
 
 
 def health(sheet: AethoriaSheet, house: aethoria.AethoriaHouseRules) -> str:
@@ -75,3 +76,14 @@ def copy_gear(source: AethoriaSheet, sheet: AethoriaSheet) -> None:
         AethoriaSkillRank(sheet=sheet, skill_id=r.skill_id, rank=r.rank)
         for r in source.skills.all()
     )
+
+
+def correctable_pools(sheet: AethoriaSheet, house: aethoria.AethoriaHouseRules) -> list[PoolField]:
+    """PV from death (−Vitalité, by the house rule) to the maximum; fatigues from 0."""
+    derived = sheet.derived(house)
+    death = -house.death_threshold_factor * sheet.vitalite
+    return [
+        PoolField("pv", gettext("PV"), death, derived.pv),
+        PoolField("fatigue_physical", gettext("Fatigue physique"), 0, derived.physical_fatigue),
+        PoolField("fatigue_mental", gettext("Fatigue mentale"), 0, derived.mental_fatigue),
+    ]

@@ -10,7 +10,7 @@ from apps.characters.models import AethoriaSheet, AethoriaSkillRank
 from apps.rules import aethoria
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, creation, effects, log, panel, sheet, transfer, turns, urls
+from . import bleeding, console, creation, effects, log, panel, sheet, transfer, turns, urls
 from .forms import RANGE_LABELS
 from .state import FighterState
 
@@ -112,8 +112,20 @@ class AethoriaSystem(GameSystem):
     def begin_turn(self, step, combatants) -> dict:
         return turns.begin_turn(step, combatants)
 
+    def skipped_turns(self, step, skipped) -> dict:
+        return bleeding.skipped_turns(step, skipped)
+
+    def correctable_pools(self, sheet_, house) -> list:
+        return sheet.correctable_pools(sheet_, house)
+
+    def row_tools(self, combatant, house) -> list:
+        return bleeding.row_tools(combatant, house)
+
     def summary_extras(self, encounter) -> dict:
-        return {"undecided": effects.undecided_effects(encounter)}
+        return {
+            "undecided": effects.undecided_effects(encounter),
+            "lasting": bleeding.lasting_effects(encounter),
+        }
 
     def fighter_row(self, combatant, house):
         return console.fighter_row(combatant, house)

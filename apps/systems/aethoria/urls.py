@@ -18,4 +18,5 @@ urlpatterns = [
     path(f"{P}fatigue/", views.aethoria_fatigue, name="aethoria_fatigue"),
     path(f"{P}attaque/fatigue/", views.aethoria_attack_fatigue, name="aethoria_attack_fatigue"),
     path(f"{P}viser/hors-d-atteinte/", views.aethoria_aim_lost, name="aethoria_aim_lost"),
+    path(f"{P}saignement/", views.aethoria_treat_bleeding, name="aethoria_treat_bleeding"),
 ]

@@ -20,7 +20,7 @@ from apps.encounters.steps import EncounterError, StaleVersion
 from apps.encounters.views import _refused, _respond, _respond_step, _stale
 from apps.systems import get_system
 
-from . import attack, effects, fatigue, magic, specials, table_tests
+from . import attack, bleeding, effects, fatigue, magic, specials, table_tests
 from .answers import answers_light, attack_answer_context
 from .forms import (
     AethoriaAttackFatigueForm,
@@ -87,7 +87,13 @@ def _act(
     return _respond_step(request, encounter, event, fight, forms=forms)
 
 
-SMALL_FORMS = {"aethoria_fatigue", "aethoria_effect", "aethoria_fire", "aethoria_aim_lost"}
+SMALL_FORMS = {
+    "aethoria_fatigue",
+    "aethoria_effect",
+    "aethoria_fire",
+    "aethoria_aim_lost",
+    "aethoria_treat_bleeding",
+}
 
 
 def _odds(request, partial: str, form) -> TemplateResponse:
@@ -260,6 +266,22 @@ def aethoria_effect(request: HtmxHttpRequest, encounter_id: int):
             event_id=form.cleaned_data["event"],
             blow=form.cleaned_data["blow"],
             confirm=form.cleaned_data["decision"] == "confirm",
+        ),
+    )
+
+
+@require_POST
+def aethoria_treat_bleeding(request: HtmxHttpRequest, encounter_id: int):
+    """Stop a fighter's bleeding (a tool of its row)."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = AethoriaCombatantForm(request.POST)
+    return _act(
+        request,
+        encounter,
+        "aethoria_treat_bleeding",
+        form,
+        lambda base: bleeding.aethoria_treat_bleeding(
+            **base, combatant_id=form.cleaned_data["combatant"]
         ),
     )
 

@@ -10,6 +10,7 @@ from apps.characters.bars import Bar
 from apps.characters.forms import EclatSpendForm
 from apps.characters.models import EwPowerRank, EwSheet, EwSpecialtyRank
 from apps.rules import ew
+from apps.systems.base import PoolField
 
 # The rules engine names the specialty levels in French (ew.SPECIALTY_LABELS); the sheet shows
 # them in the viewer's language.
@@ -99,3 +100,13 @@ def copy_gear(source: EwSheet, sheet: EwSheet) -> None:
     EwPowerRank.objects.bulk_create(
         EwPowerRank(sheet=sheet, power_id=r.power_id, level=r.level) for r in source.powers.all()
     )
+
+
+def correctable_pools(sheet: EwSheet) -> list[PoolField]:
+    """Both damage pools up to the PV (3 × PHY), the éclat up to its maximum."""
+    pv = ew.hit_points(sheet.phy)
+    return [
+        PoolField("superficial_left", gettext("Points superficiels"), 0, pv),
+        PoolField("lethal_left", gettext("Points létaux"), 0, pv),
+        PoolField("eclat", gettext("Points d'éclat"), 0, sheet.eclat_max),
+    ]

@@ -123,6 +123,9 @@ class EwSystem(GameSystem):
     def begin_turn(self, step, combatants) -> dict:
         return {}  # an EW turn changes nothing by itself
 
+    def correctable_pools(self, sheet_, house) -> list:
+        return sheet.correctable_pools(sheet_)
+
     def summary_extras(self, encounter) -> dict:
         return {}
 

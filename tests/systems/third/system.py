@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from apps.characters.bars import Bar
 from apps.encounters.services import load_combatants
-from apps.systems.base import GameSystem, InitiativeResult
+from apps.systems.base import GameSystem, InitiativeResult, PoolField
 
 from . import services, urls
 from .forms import CoupForm, ThirdCreationForm
@@ -105,6 +105,9 @@ class ThirdSystem(GameSystem):
 
     def begin_turn(self, step, combatants) -> dict:
         return {}
+
+    def correctable_pools(self, sheet, house) -> list[PoolField]:
+        return [PoolField("souffle", "Souffle", 0, sheet.souffle_max)]
 
     def summary_extras(self, encounter) -> dict:
         return {}
