@@ -126,6 +126,19 @@ def default_attack_plan(form: AethoriaAttackForm):
         return None
 
 
+def roll_result(event) -> dict:
+    """A roll in words for the box under the button that made it: its event, the verdict
+    (class, words) and its log line; {} for a step that rolled nothing."""
+    if event.kind == ATTACK_EVENT:
+        lands = any(b["outcome"]["lands"] for b in event.data.get("blows", []))
+        verdict = ("hit", _("Touché")) if lands else ("miss", _("Raté"))
+    elif event.kind in (TEST_EVENT, SPELL_EVENT):
+        verdict = ("done", _("Résultat"))  # the log line says whether it succeeded
+    else:
+        return {}
+    return {"event": event, "verdict": verdict, "text": describe(event)}
+
+
 RECENT_STEPS = 40
 
 
@@ -158,14 +171,7 @@ class AethoriaPanel:
         latest = self.recent[0] if self.recent else None
         if latest is None or latest.sequence != self.encounter.last_sequence:
             return {}
-        if latest.kind == ATTACK_EVENT:
-            lands = any(b["outcome"]["lands"] for b in latest.data.get("blows", []))
-            verdict = ("hit", _("Touché")) if lands else ("miss", _("Raté"))
-        elif latest.kind in (TEST_EVENT, SPELL_EVENT):
-            verdict = ("done", _("Résultat"))  # the log line says whether it succeeded
-        else:
-            return {}
-        return {"event": latest, "verdict": verdict, "text": describe(latest)}
+        return roll_result(latest)
 
     @cached_property
     def pending_effects(self) -> list[dict]:

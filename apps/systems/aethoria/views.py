@@ -8,6 +8,7 @@ from django.db import transaction
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap
 
 from apps.core.http import HtmxHttpRequest
 from apps.encounters import console
@@ -20,6 +21,7 @@ from apps.encounters.views import _refused, _respond, _respond_step, _stale
 from apps.systems import get_system
 
 from . import attack, bleeding, effects, fatigue, magic, specials, table_tests
+from .answers import answers_light, attack_answer_context
 from .forms import (
     AethoriaAttackFatigueForm,
     AethoriaAttackForm,
@@ -167,7 +169,16 @@ def aethoria_attack(request: HtmxHttpRequest, encounter_id: int):
         return _refused(request, encounter, _stale(request, encounter) or error)
     except EncounterError as error:
         return _attack_refused(request, encounter_id, error)
-    return _respond_step(request, fight.encounter, event)
+    return _respond_attack(request, fight, event)
+
+
+def _respond_attack(request, fight, event):
+    """The busiest action of the console answers with only what it changed (its fragments)
+    when they say it all; else as any step (the whole actions panel)."""
+    if not request.htmx or not answers_light(event, fight):
+        return _respond_step(request, fight.encounter, event)
+    context = attack_answer_context(event, fight)
+    return reswap(TemplateResponse(request, f"{ACTIONS}#aethoria-attack-update", context), "none")
 
 
 def _attack_refused(request, encounter_id: int, error: EncounterError | None = None):

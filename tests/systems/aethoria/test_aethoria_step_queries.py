@@ -17,8 +17,8 @@ CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
 # The user; the encounter locked with the membership checked and the two fighters with their
 # sheets locked (one query); their gear (weapons, armour pieces, their coverages, skills:
 # four); the round states (one), the target's sheet, the event, the versions (one). The
-# answer redraws the actions panel: the fight's rows (one) and its recent steps (one).
-ATTACK = 1 + 1 + 4 + 4 + 2
+# answer is out-of-band fragments built from the step's fighters: nothing more is read.
+ATTACK = 1 + 1 + 4 + 4
 # A special action, a spell and a table test are still on the console's first way (the
 # access read, the whole fight and its forms' gear before the lock): pinned as they stand.
 SPECIAL = 9
