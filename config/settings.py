@@ -222,6 +222,12 @@ TEMPLATES = [
 # for good through the user's session salt (apps.accounts.models.User, README).
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 
+# Each process's own memory: it only keeps the players' table region per encounter version
+# (apps.encounters.console.players_table_body), so that the phones refreshing after a step
+# cost one render, not one each. Its keys carry every version, so a shared cache is not
+# needed across processes or machines: each renders a version once.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # Widgets render with the project's template engine (cached loader, our overrides in
 # templates/django/forms/).
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"

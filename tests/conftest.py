@@ -1,4 +1,5 @@
 import pytest
+from django.core.cache import cache
 
 from tests.accounts.factories import UserFactory
 
@@ -17,6 +18,13 @@ def staff(db):
 def _fast_password_hashing(settings):
     # The real hasher is slow on purpose; tests only need passwords to round-trip.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    # The cache lives as long as the process: a region kept by one test (the players' table
+    # view, keyed by ids a later test's database may reuse) must not answer another.
+    cache.clear()
 
 
 # --- The cast of a campaign (campaigns and characters tests) ---------------------------------

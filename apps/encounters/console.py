@@ -3,10 +3,16 @@ stay dumb; a constant number of queries whatever the number of combatants or log
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
+from django.core.handlers.asgi import ASGIRequest
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from apps.characters.bars import Bar
 from apps.systems import system_of
@@ -30,6 +36,9 @@ from .services import (
 )
 
 LOG_LINES = 60
+TABLE_BODY = "encounters/table.html#table-body"
+# A version's region is asked for within seconds of the step; older ones just age out.
+TABLE_BODY_SECONDS = 300
 
 
 @dataclass
@@ -383,3 +392,37 @@ def _for_players(event: Event, hidden: set[int]) -> Event:
         if isinstance(data.get(key), list):
             data[key] = [row for row in data[key] if row.get("combatant") not in hidden]
     return Event(kind=event.kind, round=event.round, data=data)
+
+
+def players_table_body(request, encounter: Encounter) -> str:
+    """The players' #table-body, rendered once per version and language in each process.
+    Every player of an encounter sees the same region (hidden combatants left out, NPCs as
+    words; nothing of the viewer in it), so 100 phones refreshing after a step cost one
+    render. The caller has checked the viewer may see it; the GM's view never comes from here."""
+    key = _table_body_key(request, encounter)
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(TABLE_BODY, table_context(request, encounter), request=request)
+        cache.set(key, html, TABLE_BODY_SECONDS)
+    return html
+
+
+def _table_body_key(request, encounter: Encounter) -> str:
+    """Everything the region's HTML depends on. The encounter's version moves with every
+    step and every sheet change of its fighters (``SheetFights.follow``); the campaign's and
+    its house rules (the health words) are added as they can change without it; the server
+    kind decides whether the region carries the stream's element (``live_stream_url``)."""
+    campaign = encounter.campaign
+    house = json.dumps(campaign.house_rules, sort_keys=True).encode()
+    return ":".join(
+        str(part)
+        for part in (
+            "table-body",
+            encounter.pk,
+            encounter.version,
+            campaign.version,
+            get_language(),
+            "asgi" if isinstance(request, ASGIRequest) else "wsgi",
+            hashlib.blake2b(house, digest_size=8).hexdigest(),
+        )
+    )

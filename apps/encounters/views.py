@@ -26,6 +26,7 @@ from .console import (
     correction_form,
     correction_target,
     load_console_fight,
+    players_table_body,
     table_context,
 )
 from .forms import (
@@ -42,6 +43,7 @@ from .models import Encounter, Status
 from .steps import EncounterError, NotTheGm, StaleVersion
 
 CONSOLE = "encounters/console.html"
+TABLE = "encounters/table.html"
 
 
 # --- Pages -----------------------------------------------------------------------------------
@@ -56,16 +58,20 @@ def encounter_console(request: HtmxHttpRequest, encounter_id: int) -> TemplateRe
 
 
 @require_GET
-def encounter_table(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+def encounter_table(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     """Read-only view for players and a shared screen: only what players may see."""
     encounter = get_encounter_for_user(request, encounter_id)
-    if encounter.status == Status.PREPARING and encounter.role != Role.GM:
+    is_gm = encounter.role == Role.GM
+    if encounter.status == Status.PREPARING and not is_gm:
         # The campaign page does not show players a fight being prepared: nor does this.
         raise Http404("No such encounter.")
-    template = "encounters/table.html"
-    if request.htmx and not request.htmx.boosted:
-        template += "#table-body"
-    return TemplateResponse(request, template, table_context(request, encounter))
+    if not request.htmx or request.htmx.boosted:
+        return TemplateResponse(request, TABLE, table_context(request, encounter))
+    if not is_gm:
+        # The region every phone fetches after a step: one render per version (C11 holds:
+        # the access check above ran for this viewer first).
+        return HttpResponse(players_table_body(request, encounter))
+    return TemplateResponse(request, f"{TABLE}#table-body", table_context(request, encounter))
 
 
 def _followed_version(request: HtmxHttpRequest, encounter_id: int) -> int | None:

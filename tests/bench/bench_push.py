@@ -19,6 +19,7 @@ Run with `make bench`; figures are printed, and written to the JSON file named b
 import asyncio
 import json
 import os
+import random
 import re
 import socket
 import statistics
@@ -53,6 +54,9 @@ PUSH_SECONDS = 10
 REFRESHING = 10
 IDLE_SECONDS = 30
 LOAD_SECONDS = 20
+# A pushed phone's wait before its check, at most (static/js/live.js spreads them): 0 sends
+# every phone at once. BENCH_SPREAD_MS=<ms> measures another spread.
+SPREAD_MS = float(os.environ.get("BENCH_SPREAD_MS", "0"))
 STATS_FLUSH = 11  # an idle backend reports its counters within 10 s (PostgreSQL ≥ 15)
 
 UVICORN = (
@@ -209,6 +213,7 @@ class Phones:
         version = None
         while True:
             await pending.wait()
+            await asyncio.sleep(random.uniform(0, SPREAD_MS / 1000))
             pending.clear()
             told = self.received[number][-1][0]
             status, html = await self.get(number, f"{check}?v={version}")
