@@ -38,14 +38,14 @@ class Taps:
 
 
 def in_view(page, selector: str) -> bool:
-    box = page.locator(selector).bounding_box()
-    size = page.viewport_size
-    return (
-        box is not None
-        and box["y"] >= 0
-        and box["y"] + box["height"] <= size["height"]
-        and box["x"] + box["width"] <= size["width"]
-    )
+    """Whether the element is wholly inside the viewport, retried for a moment: right after
+    its text arrives, htmx may still be settling the swap around it (a box measured then
+    was seen off by a few hundred pixels, and in view an instant later)."""
+    try:
+        expect(page.locator(selector)).to_be_in_viewport(ratio=1, timeout=2000)
+    except AssertionError:
+        return False
+    return True
 
 
 def ew_fight(open_page, viewport):
