@@ -12,8 +12,8 @@ from apps.encounters.steps import Fight
 from apps.rules import aethoria
 
 from .effects import pending_effects
-from .forms import AethoriaAttackFatigueForm
 from .panel import roll_result
+from .roll_forms import AethoriaAttackFatigueForm
 from .state import FighterState
 
 

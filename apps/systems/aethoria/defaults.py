@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from apps.encounters.steps import EncounterError
 
-from .attack import AttackChoice, plan_attack
+from .attack_plan import AttackChoice, plan_attack
 from .defences import DODGE, NO_DEFENCE, PARRY
 from .events import ATTACK_EVENT
 

@@ -18,8 +18,8 @@ from apps.rules.errors import RulesError
 
 from .fighters import rank_of, skill_of, weapon_of
 
-if TYPE_CHECKING:  # the choice only types a parameter: attack imports this module
-    from .attack import AttackChoice
+if TYPE_CHECKING:  # the choice only types a parameter: attack_plan imports this module
+    from .attack_plan import AttackChoice
 
 
 NO_DEFENCE = "none"

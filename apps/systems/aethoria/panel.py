@@ -13,7 +13,7 @@ from apps.encounters.models import Combatant, Encounter
 from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
-from .attack import ATTACK, AttackChoice, plan_attack
+from .attack_plan import ATTACK, AttackChoice, plan_attack
 from .defaults import last_target, remembered_choice
 from .defences import NO_DEFENCE
 from .effects import pending_effects
@@ -22,15 +22,14 @@ from .fatigue import (
     attack_fatigue_candidate,
     fatigue_after_candidate,
 )
-from .forms import (
+from .forms import AethoriaAttackForm, AethoriaSpecialForm
+from .magic import SpellChoice, plan_spell
+from .roll_forms import (
     AethoriaAttackFatigueForm,
-    AethoriaAttackForm,
     AethoriaFatigueForm,
-    AethoriaSpecialForm,
     AethoriaSpellForm,
     AethoriaTestForm,
 )
-from .magic import SpellChoice, plan_spell
 from .specials import fired_kind, has_fired
 from .state import PREPARED_SPELL
 from .turns import aethoria_turn_state

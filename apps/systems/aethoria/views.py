@@ -23,16 +23,18 @@ from apps.systems import get_system
 from . import attack, bleeding, effects, fatigue, magic, specials, table_tests
 from .answers import answers_light, attack_answer_context
 from .forms import (
-    AethoriaAttackFatigueForm,
     AethoriaAttackForm,
     AethoriaCombatantForm,
     AethoriaEffectForm,
-    AethoriaFatigueForm,
     AethoriaSpecialForm,
+)
+from .panel import fired_combatant
+from .roll_forms import (
+    AethoriaAttackFatigueForm,
+    AethoriaFatigueForm,
     AethoriaSpellForm,
     AethoriaTestForm,
 )
-from .panel import fired_combatant
 from .state import PREPARED_ATTACK, PREPARED_SPELL
 
 ODDS = "systems/aethoria/_odds.html"
