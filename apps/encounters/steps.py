@@ -118,7 +118,8 @@ def lock_fight(
         rows = rows.filter(encounter__campaign__memberships__user=member).annotate(
             role=F("encounter__campaign__memberships__role")
         )
-    fighters = {row.pk: row for row in rows}
+    annotations = system.sheet_annotations()
+    fighters = {row.pk: row for row in rows.annotate(**annotations)}
     if not fighters:
         return None
     first = next(iter(fighters.values()))
@@ -130,6 +131,8 @@ def lock_fight(
         # Each row brought its own copy of the encounter: the step changes one.
         fighter.encounter = encounter
         fighter.character.campaign = encounter.campaign
+        for name in annotations:
+            setattr(getattr(fighter.character, system.sheet_name), name, getattr(fighter, name))
         if started and fighter.position == encounter.turn:
             acting = fighter
     check_version(encounter, version)

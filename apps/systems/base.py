@@ -162,6 +162,12 @@ class GameSystem(ABC):
     def gear_lookups(self) -> list:
         """``prefetch_related`` lookups of a sheet's gear (weapons, skills...) for a fight."""
 
+    def sheet_annotations(self) -> dict:
+        """Expressions over a fighter's combatant row that a step's lock query reads with it
+        (``steps.lock_fight``), each set on the fighter's sheet under its name: gear a step
+        needs, read without a query of its own (Aethoria: the armour). None by default."""
+        return {}
+
     # --- Fights -----------------------------------------------------------------------------
 
     @abstractmethod

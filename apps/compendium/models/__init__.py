@@ -39,6 +39,7 @@ from .aethoria import (
     HitTableProblem,
     damage_notation,
     hit_table_problems,
+    rules_pieces,
 )
 from .ew import (
     APTITUDE_COST,
@@ -148,5 +149,6 @@ __all__ = [
     "grid_errors",
     "hit_table_problems",
     "range_constraints",
+    "rules_pieces",
     "unique_name",
 ]

@@ -286,13 +286,21 @@ class AethoriaArmourPiece(NamedModel):
 
     def as_rules_pieces(self) -> tuple[aethoria_rules.ArmourPiece, ...]:
         """This piece as the rules engine's input: one rules piece per distinct RD."""
-        by_rd: dict[int, list[str]] = {}
-        for location, rd in self.rd_by_location().items():
-            by_rd.setdefault(rd, []).append(location)
-        return tuple(
-            aethoria_rules.ArmourPiece(name=self.name, rd=rd, locations=tuple(locations))
-            for rd, locations in sorted(by_rd.items())
-        )
+        return rules_pieces(self.name, self.rd_by_location())
+
+
+def rules_pieces(
+    name: str, rd_by_location: dict[str, int]
+) -> tuple[aethoria_rules.ArmourPiece, ...]:
+    """A piece of armour as the rules engine's input: one rules piece per distinct RD, its
+    locations in body order."""
+    by_rd: dict[int, list[str]] = {}
+    for location in sorted(rd_by_location, key=LOCATION_ORDER.__getitem__):
+        by_rd.setdefault(rd_by_location[location], []).append(location)
+    return tuple(
+        aethoria_rules.ArmourPiece(name=name, rd=rd, locations=tuple(locations))
+        for rd, locations in sorted(by_rd.items())
+    )
 
 
 class AethoriaArmourCoverageManager(models.Manager):

@@ -14,7 +14,6 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from apps.encounters.models import Event, Status
-from apps.encounters.services import prefetch_gear
 from apps.encounters.steps import (
     EncounterError,
     Fight,
@@ -29,10 +28,7 @@ from apps.systems import get_system
 from .attack_plan import CIBLER, AttackChoice, AttackPlan, BlowPlan, plan_attack
 from .dice import DiceBag, roll_json, set_pools
 from .events import ATTACK_EVENT
-from .fighters import (
-    armour_of,
-    rules_refusal,
-)
+from .fighters import armour_of, load_sheets, rules_refusal
 from .specials import has_fired
 from .state import PREPARED_ATTACK
 
@@ -98,7 +94,8 @@ def aethoria_attack_step(
     require_status(encounter, Status.RUNNING)
     _check_attacker(fight, choice.attacker_id)
     combatants = list(fight.fighters.values())
-    prefetch_gear(encounter, combatants)
+    # Their skills and weapons, two queries for both; their armour came with the lock.
+    load_sheets(combatants)
     plan = plan_attack(encounter, choice, combatants)
     house = encounter.campaign.house()
     attacker, target = plan.attacker, plan.target

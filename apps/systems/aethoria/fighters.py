@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from django.db.models import Prefetch, prefetch_related_objects
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import OuterRef, Prefetch, prefetch_related_objects
+from django.db.models.functions import JSONObject
 from django.utils.translation import gettext
 
 from apps.characters.models import AethoriaSkillRank
+from apps.compendium.models import AethoriaArmourCoverage, rules_pieces
 from apps.core.refusals import rules_message
 from apps.encounters.models import Combatant
 from apps.encounters.services import _combatant
@@ -28,15 +31,19 @@ def rules_refusal(error: RulesError, field: str | None = None) -> EncounterError
 
 
 def load_sheet(combatant: Combatant):
-    """The combatant's sheet with its skills, weapons and armour (prefetched ones are kept)."""
-    sheet = combatant.character.aethoria
+    """The combatant's sheet with its skills and weapons (prefetched ones are kept); its
+    armour is read by ``armour_of``."""
+    load_sheets([combatant])
+    return combatant.character.aethoria
+
+
+def load_sheets(combatants) -> None:
+    """``load_sheet`` for several combatants at once: two queries for all of them."""
     prefetch_related_objects(
-        [sheet],
+        [combatant.character.aethoria for combatant in combatants],
         Prefetch("skills", queryset=AethoriaSkillRank.objects.select_related("skill")),
         "weapons",
-        "armour_pieces",
     )
-    return sheet
 
 
 def rank_of(sheet, *, kind: str | None = None, skill_id: int | None = None) -> int:
@@ -59,10 +66,33 @@ def weapon_of(sheet, weapon_id: int | None, field: str = "weapon"):
     raise EncounterError(gettext("Cette arme n'est pas dans son équipement."), field)
 
 
+# The name a step's lock query gives the armour it reads with each fighter (``worn_armour``).
+WORN_ARMOUR = "worn_armour"
+
+
+def worn_armour() -> ArraySubquery:
+    """The armour on a fighter's sheet, an expression over its combatant row: one row per
+    covered location (the piece, its name, the location, its RD). A step's lock query reads
+    it with the fighter (``sheet_annotations``): a blow's RD costs no query of its own."""
+    coverages = (
+        AethoriaArmourCoverage.objects.filter(piece__aethoriasheet=OuterRef("character_id"))
+        .order_by("piece__name", "piece_id")
+        .values(row=JSONObject(piece="piece_id", name="piece__name", location="location", rd="rd"))
+    )
+    return ArraySubquery(coverages)
+
+
 def armour_of(sheet) -> tuple[aethoria.ArmourPiece, ...]:
-    """The sheet's armour as the engine's pieces (coverages fetched in one query)."""
-    pieces = list(sheet.armour_pieces.all())
-    prefetch_related_objects(pieces, "coverages")
+    """The sheet's armour as the engine's pieces: as the lock query read it with the fighter
+    (``worn_armour``), else its pieces and their coverages (two queries, once per sheet)."""
+    worn = getattr(sheet, WORN_ARMOUR, None)
+    if worn is not None:
+        pieces: dict[int, tuple[str, dict[str, int]]] = {}
+        for row in worn:
+            pieces.setdefault(row["piece"], (row["name"], {}))[1][row["location"]] = row["rd"]
+        return tuple(rule for name, rds in pieces.values() for rule in rules_pieces(name, rds))
+    prefetch_related_objects([sheet], "armour_pieces__coverages")
+    pieces = sheet.armour_pieces.all()
     return tuple(rule for piece in pieces for rule in piece.as_rules_pieces())
 
 

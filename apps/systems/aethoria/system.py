@@ -10,7 +10,19 @@ from apps.characters.models import AethoriaSheet, AethoriaSkillRank
 from apps.rules import aethoria
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import bleeding, console, creation, effects, log, panel, sheet, transfer, turns, urls
+from . import (
+    bleeding,
+    console,
+    creation,
+    effects,
+    fighters,
+    log,
+    panel,
+    sheet,
+    transfer,
+    turns,
+    urls,
+)
 from .forms import RANGE_LABELS
 from .state import FighterState
 
@@ -79,6 +91,10 @@ class AethoriaSystem(GameSystem):
     def gear_lookups(self) -> list:
         skills = AethoriaSkillRank.objects.select_related("skill")
         return ["weapons", "armour_pieces__coverages", Prefetch("skills", queryset=skills)]
+
+    def sheet_annotations(self) -> dict:
+        """The armour, read with each fighter by a step's lock query (a blow's RD)."""
+        return {fighters.WORN_ARMOUR: fighters.worn_armour()}
 
     def is_out(self, combatant, house) -> bool:
         """PV at 0 or below."""

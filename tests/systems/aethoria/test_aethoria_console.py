@@ -6,6 +6,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from apps.encounters.models import Encounter, Event
+from apps.encounters.steps import lock_fight
+from apps.systems import get_system
+from apps.systems.aethoria.fighters import armour_of
 from tests.compendium.factories import AethoriaArmourCoverageFactory
 from tests.encounters.factories import aethoria_fighter, campaign_with_gm
 from tests.systems.aethoria.support import (
@@ -275,3 +278,18 @@ def test_the_parry_list_holds_the_chosen_targets_items_and_follows_the_target(ta
     response = post(table, "aethoria_attack", query)
     assert "Sélectionnez un choix valide" in response.text
     assert not encounter.events.filter(kind="aethoria_attack").exists()
+
+
+def test_the_armour_read_with_the_lock_is_the_armour_of_the_sheet(client):
+    """The RD a step reads with its lock query (``worn_armour``) is the sheet's own."""
+    encounter = _fight(client, 3, 5)
+    target = encounter.combatants.order_by("position")[1]
+    sheet = target.character.aethoria
+    helmet = AethoriaArmourCoverageFactory(location="head", rd=3).piece
+    AethoriaArmourCoverageFactory(piece=helmet, location="torso", rd=2)
+    AethoriaArmourCoverageFactory(piece=helmet, location="left_arm", rd=3)
+    sheet.armour_pieces.add(helmet)
+    fight = lock_fight(encounter.pk, [target.pk], system=get_system("aethoria"))
+    locked = fight.fighters[target.pk].character.aethoria
+    assert locked.worn_armour is not None
+    assert set(armour_of(locked)) == set(armour_of(sheet)) and len(armour_of(sheet)) == 3

@@ -15,15 +15,16 @@ pytestmark = pytest.mark.django_db
 CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
 
 # The user; the encounter locked with the membership checked and the two fighters with their
-# sheets locked (one query); their gear (weapons, armour pieces, their coverages, skills:
-# four); the round states (one), the target's sheet, the event, the versions (one). The
-# answer is out-of-band fragments built from the step's fighters: nothing more is read.
-ATTACK = 1 + 1 + 4 + 4
+# sheets and the target's armour (one query); their skills and weapons (two); the round
+# states (one), the target's sheet, the event, the versions (one). The answer is
+# out-of-band fragments built from the step's fighters: nothing more is read.
+ATTACK = 1 + 1 + 2 + 4
 # A special action, a spell and a table test are still on the console's first way (the
-# access read, the whole fight and its forms' gear before the lock): pinned as they stand.
+# access read, the whole fight and its forms' gear before the lock): pinned as they stand
+# (a spell and a test read no armour they do not use).
 SPECIAL = 9
-SPELL = 19
-TEST = 20
+SPELL = 18
+TEST = 18
 
 
 def steps_only(queries) -> int:
