@@ -42,17 +42,25 @@ class NotTheGm(EncounterError):
 
 
 def lock_encounter(
-    encounter_id: int, version: int | None = None, *, fighters: bool = True, by=None
+    encounter_id: int,
+    version: int | None = None,
+    *,
+    fighters: bool = True,
+    by=None,
+    system=None,
 ) -> Encounter:
     """The encounter, locked until the transaction ends; refuses a stale version. With
     ``fighters``, every fighter's character and sheet are locked too (``lock_fighters``); a
     step that touches only a few of them locks just those (``lock_fight``,
     ``lock_and_refresh_pools``).
     With ``by``, only the campaign's GM may step, checked in the lock query itself: the
-    console's small steps read nothing before it (``NotTheGm`` otherwise)."""
+    console's small steps read nothing before it (``NotTheGm`` otherwise); with ``system``
+    too, only in a fight of that system (a system's own step)."""
     query = Encounter.objects.select_for_update(of=("self",)).select_related("campaign")
     if by is not None:
         query = query.filter(campaign__memberships__user=by, campaign__memberships__role=Role.GM)
+    if system is not None:
+        query = query.filter(campaign__system=system.code)
     try:
         encounter = query.get(pk=encounter_id)
     except Encounter.DoesNotExist:

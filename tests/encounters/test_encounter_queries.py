@@ -210,7 +210,7 @@ def _test(encounter) -> dict:
     ("name", "data", "expected"),
     [
         ("next_turn", dict, 15),
-        ("ew_stance", _stance, 13),
+        ("ew_stance", _stance, 11),
         ("ew_test", _test, 13),
     ],
 )

@@ -201,7 +201,8 @@ def plan_attack(
                 gettext("La cible d'une attaque à distance ne peut pas se défendre."), "defence"
             )
         target_state, maluses = _target_turn(target, t_sheet, choice, defences, house)
-        rd = {loc: aethoria.location_rd(armour_of(t_sheet), loc, house) for loc in house.locations}
+        armour = armour_of(t_sheet)
+        rd = {loc: aethoria.location_rd(armour, loc, house) for loc in house.locations}
         covered = tuple(choice.covered) if ranged else ()
         for location in covered:
             aethoria.check_location(location, house)

@@ -383,8 +383,12 @@ def _applied_json(applied) -> dict | None:
 def ew_stance(
     *, encounter_id: int, version: int | None, by, combatant_id: int, stance: str
 ) -> Event:
-    """Declare total attack or total defence for the rest of the round."""
-    encounter = lock_encounter(encounter_id, version)
+    """Declare total attack or total defence for the rest of the round. Only the fighter's
+    round state changes (only steps write it, under the encounter's lock): no sheet is
+    locked, and the GM is checked in the lock query."""
+    encounter = lock_encounter(
+        encounter_id, version, fighters=False, by=by, system=get_system("ew")
+    )
     require_status(encounter, Status.RUNNING)
     combatant = _combatant(encounter, combatant_id)
     actions = round_actions(combatant)

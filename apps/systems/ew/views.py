@@ -168,6 +168,7 @@ def ew_stance(request: HtmxHttpRequest, encounter_id: int):
         encounter_id,
         EwStanceForm,
         combat.ew_stance,
+        gm_in_lock=True,
         combatant_id="combatant",
         stance="stance",
     )
