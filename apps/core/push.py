@@ -76,6 +76,13 @@ def pace_ms(spread: int) -> int:
     return max(MIN_PACE_MS, 2 * spread)
 
 
+def streams_served(request: HttpRequest) -> bool:
+    """Whether the server answering this page also serves its stream: uvicorn does (a page
+    then comes through config/asgi.py's WSGI side, marked so), gunicorn alone does not and
+    its pages keep their 2 s check."""
+    return isinstance(request, ASGIRequest) or request.META.get("tablee.streams_served") is True
+
+
 def topic(kind: str, pk: int) -> str:
     """The name a stream follows: "encounter:12", "campaign:3"."""
     return f"{kind}:{pk}"
