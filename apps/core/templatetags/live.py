@@ -1,22 +1,24 @@
 """The stream a page's live element follows (components/live.html, apps/core/push.py)."""
 
 from django import template
-from django.core.handlers.asgi import ASGIRequest
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
+
+from apps.core.push import streams_served
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def live_stream_url(context, live_url: str) -> str:
-    """The stream beside a check URL: every "<app>:changes" has its "<app>:stream", with the
-    same arguments. Empty under a WSGI server (no stream there: the page polls) or when the
-    check has no stream."""
+    """The stream beside a check URL: every "<app>:changes" has its "<app>:stream" (and
+    "home_changes" its "home_stream"), with the same arguments. Empty under a WSGI server (no
+    stream there: the page polls) or when the check has no stream."""
     request = context.get("request")
-    if not isinstance(request, ASGIRequest) or not live_url:
+    if request is None or not streams_served(request) or not live_url:
         return ""
     try:
         match = resolve(live_url)
-        return reverse(f"{match.namespace}:stream", args=match.args, kwargs=match.kwargs)
+        stream = match.view_name.removesuffix("changes") + "stream"
+        return reverse(stream, args=match.args, kwargs=match.kwargs)
     except (Resolver404, NoReverseMatch):
         return ""
