@@ -75,10 +75,12 @@ def database_from_url(url: str) -> dict:
             "max_size": envint("DATABASE_POOL_MAX_SIZE", 10),
             "timeout": 10,
         },
-        # Server-side binding: the parameters travel apart from the SQL, and psycopg
-        # prepares a statement run five times on a connection (the pool keeps them): a
-        # step's lock query, planned once, costs a third of its round trip again.
+        # Server-side binding, the parameters apart from the SQL, and prepared statements:
+        # psycopg prepares a statement run five times on a connection (the pool keeps
+        # them; Django turns preparing off unless asked). A step's lock query, planned
+        # once, then costs a third of its round trip.
         "server_side_binding": True,
+        "prepare_threshold": 5,
     }
     return config
 
