@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from django.db import models
     from django.urls import URLPattern
 
+    from apps.accounts.models import User
     from apps.campaigns.models import Campaign
     from apps.characters.bars import Bar
     from apps.characters.models import Character
@@ -98,6 +99,9 @@ class GameSystem(ABC):
     no_resolution_grid: str = _("Les règles de ce système n'ont pas de table de résolution.")
     # The creation (and edit) wizard's page.
     creation_template: str
+    # The name of the demo campaign ``manage.py demo`` makes of this system (``demo_campaign``
+    # builds it); None: the demo has no campaign of this system.
+    demo_campaign_name: str | None = None
 
     # --- Campaigns --------------------------------------------------------------------------
 
@@ -251,3 +255,11 @@ class GameSystem(ABC):
     @abstractmethod
     def urlpatterns(self) -> list[URLPattern]:
         """The routes of this system's console actions (in the ``encounters`` namespace)."""
+
+    # --- The demo ---------------------------------------------------------------------------
+
+    def demo_campaign(self, *, gm: User, players: Sequence[User]) -> Campaign:
+        """Build the demo campaign named ``demo_campaign_name``: ``gm`` leads it, each of
+        ``players`` (the demo's, in order) joins it and plays a PC, with NPCs and a fight
+        ready to start. Only asked of a system that names a demo campaign."""
+        raise NotImplementedError(f"{self.code} names no demo campaign.")

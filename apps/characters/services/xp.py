@@ -28,7 +28,6 @@ from ..models import (
     XpEntry,
     XpKind,
 )
-from .creation import archetype_factors
 from .journal import log_line
 
 # --- Experience -------------------------------------------------------------------------------
@@ -95,7 +94,8 @@ def xp_cost(sheet: EwSheet, improvement: Improvement, house: ew.EwHouseRules) ->
         if specialty is None:
             raise InvalidImprovement(_("Spécialité inconnue."), field="improvement")
         current = rank.level if rank else 0
-        factor = archetype_factors(sheet.archetype).factor(specialty.field)
+        factors = sheet.archetype.field_factors() if sheet.archetype else ew.FieldFactors()
+        factor = factors.factor(specialty.field)
         cost = ew.specialty_xp_cost(current, factor, house)
         return cost, {
             "kind": kind,

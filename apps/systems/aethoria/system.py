@@ -10,7 +10,20 @@ from apps.characters.models import AethoriaSheet, AethoriaSkillRank
 from apps.rules import aethoria
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import bleeding, console, creation, effects, log, panel, sheet, transfer, turns, urls
+from . import (
+    bleeding,
+    console,
+    creation,
+    creation_forms,
+    demo,
+    effects,
+    log,
+    panel,
+    sheet,
+    transfer,
+    turns,
+    urls,
+)
 from .forms import RANGE_LABELS
 from .state import FighterState
 
@@ -33,7 +46,8 @@ class AethoriaSystem(GameSystem):
     sheet_template = "systems/aethoria/_sheet.html"
     sheet_actions_template = "systems/aethoria/_sheet_actions.html"
     sheet_actions = frozenset({"fatigue"})
-    creation_template = "characters/create_aethoria.html"
+    creation_template = "systems/aethoria/create.html"
+    demo_campaign_name = demo.DEMO_CAMPAIGN
 
     def default_house_rules(self) -> aethoria.AethoriaHouseRules:
         return aethoria.AethoriaHouseRules()
@@ -48,10 +62,10 @@ class AethoriaSystem(GameSystem):
         return sheet.sheet_context(sheet_, house)
 
     def creation_form(self, data, *, campaign, npc: bool):
-        return creation.creation_form(data, campaign=campaign, npc=npc)
+        return creation_forms.AethoriaCreationForm(data, campaign=campaign, npc=npc)
 
     def edit_form(self, data, *, character):
-        return creation.edit_form(data, character=character)
+        return creation_forms.AethoriaEditForm(data, character=character)
 
     def character_create(self, *, campaign, form, owner, is_template: bool):
         return creation.character_create(
@@ -60,6 +74,9 @@ class AethoriaSystem(GameSystem):
 
     def character_update(self, *, character, form, by) -> None:
         creation.character_update(character=character, form=form, by=by)
+
+    def demo_campaign(self, *, gm, players):
+        return demo.demo_campaign(gm=gm, players=players)
 
     def copy_gear(self, source, sheet_) -> None:
         sheet.copy_gear(source, sheet_)

@@ -10,7 +10,7 @@ from apps.compendium.models import EwResolutionTable
 from apps.rules import ew
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, creation, log, sheet, transfer, urls
+from . import console, creation, creation_forms, demo, log, sheet, transfer, urls
 from .state import FighterState
 
 
@@ -35,7 +35,8 @@ class EwSystem(GameSystem):
     sheet_actions = frozenset({"eclat"})
     spends_xp = True
     has_resolution_grid = True
-    creation_template = "characters/create_ew.html"
+    creation_template = "systems/ew/create.html"
+    demo_campaign_name = demo.DEMO_CAMPAIGN
 
     def default_house_rules(self) -> ew.EwHouseRules:
         """The rules' defaults, with the admin's default resolution grid when it is not the
@@ -53,10 +54,10 @@ class EwSystem(GameSystem):
         return sheet.sheet_context(sheet_, house)
 
     def creation_form(self, data, *, campaign, npc: bool):
-        return creation.creation_form(data, campaign=campaign, npc=npc)
+        return creation_forms.EwCreationForm(data, campaign=campaign, npc=npc)
 
     def edit_form(self, data, *, character):
-        return creation.edit_form(data, character=character)
+        return creation_forms.EwEditForm(data, character=character)
 
     def character_create(self, *, campaign, form, owner, is_template: bool):
         return creation.character_create(
@@ -65,6 +66,9 @@ class EwSystem(GameSystem):
 
     def character_update(self, *, character, form, by) -> None:
         creation.character_update(character=character, form=form, by=by)
+
+    def demo_campaign(self, *, gm, players):
+        return demo.demo_campaign(gm=gm, players=players)
 
     def copy_gear(self, source, sheet_) -> None:
         sheet.copy_gear(source, sheet_)
