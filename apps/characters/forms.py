@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.models import User
 from apps.campaigns.models import Campaign, Role
 from apps.core.refusals import rules_message
-from apps.rules import aethoria
 
 from .models import Character
 from .services import Improvement
@@ -103,39 +102,7 @@ def characteristic_field(label: str, initial: int, low: int, high: int) -> forms
     )
 
 
-# --- On the sheet ---------------------------------------------------------------------------
-
-
-class EclatSpendForm(forms.Form):
-    """A point d'éclat does not come back by itself: its reason first, then a confirmation
-    (``confirmed`` is set by the confirmation step's button)."""
-
-    note = forms.CharField(
-        label=_("Pour quoi ?"),
-        max_length=200,
-        help_text=_("Le coup de pouce du destin demandé, noté au journal."),
-        error_messages={"required": _("Dites pour quoi : c'est noté au journal du MJ.")},
-    )
-    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
-
-    @property
-    def asks_confirmation(self) -> bool:
-        """The reason is given but not yet confirmed: the sheet shows the confirmation."""
-        return self.is_bound and not self.errors and not self.cleaned_data["confirmed"]
-
-
-class FatigueSpendForm(forms.Form):
-    kind = forms.ChoiceField(
-        label=_("Fatigue"),
-        choices=[(aethoria.PHYSICAL, _("physique")), (aethoria.MENTAL, _("mentale"))],
-        widget=forms.RadioSelect,
-    )
-    count = forms.TypedChoiceField(
-        label=_("Dés de fatigue"),
-        choices=[(n, str(n)) for n in range(1, 4)],
-        coerce=int,
-        widget=forms.RadioSelect,
-    )
+# --- On the sheet (each system's own spends: in its folder) ------------------------------
 
 
 class NotesForm(forms.ModelForm):

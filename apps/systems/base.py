@@ -84,9 +84,6 @@ class GameSystem(ABC):
     # The sheet page's sections of this system (characteristics, gear) and its spends block.
     sheet_template: str
     sheet_actions_template: str
-    # The sheet's own spends this system has ("eclat", "fatigue"): their routes answer 404
-    # on a sheet of a system without them.
-    sheet_actions: frozenset[str] = frozenset()
     # Whether the rules price improvements in XP (the sheet then links the XP spend page),
     # and what a player asking to spend XP is told when they do not.
     spends_xp: bool = False
@@ -255,6 +252,12 @@ class GameSystem(ABC):
     @abstractmethod
     def urlpatterns(self) -> list[URLPattern]:
         """The routes of this system's console actions (in the ``encounters`` namespace)."""
+
+    def sheet_urlpatterns(self) -> list[URLPattern]:
+        """The routes of this system's own spends from a sheet (EW's point d'éclat), in the
+        ``characters`` namespace, under ``/personnages/``; each answers 404 on a character of
+        another system. By default none."""
+        return []
 
     # --- The demo ---------------------------------------------------------------------------
 

@@ -1,7 +1,5 @@
 """The sheet and what can be done from it: spends, rest, reveal, copies, XP."""
 
-import re
-
 import pytest
 from django.urls import reverse
 
@@ -143,85 +141,7 @@ def test_aethoria_armour_says_its_locations_in_words(client, aethoria_pc, player
     assert "torse 1, bras droit 1" in page and "right_arm" not in page
 
 
-# --- Éclat and fatigue ------------------------------------------------------------------------
-
-
-def test_the_owner_spends_a_point_d_eclat_with_htmx(client, pc, player, campaign):
-    client.force_login(player)
-    before = version(campaign)
-    url = reverse("characters:eclat_spend", args=[pc.pk])
-    # The reason first: the sheet asks for a confirmation, nothing spent yet.
-    response = client.post(url, {"note": "la porte cède"}, **HTMX)
-    assert response.status_code == 200
-    assert "Dépenser 1 point d'éclat pour « la porte cède » ? Il vous en restera 2." in (
-        response.text
-    )
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 3 and not LogEntry.objects.exists()
-    response = client.post(url, {"note": "la porte cède", "confirmed": "1"}, **HTMX)
-    assert response.status_code == 200
-    assert response.text.lstrip().startswith('<article id="sheet"')
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 2
-    assert "la porte cède" in LogEntry.objects.get().text
-    assert version(campaign) > before
-
-
-def test_a_spend_without_its_reason_is_refused_next_to_the_field(client, pc, player):
-    client.force_login(player)
-    url = reverse("characters:eclat_spend", args=[pc.pk])
-    response = client.post(url, {"note": "", "confirmed": "1"}, **HTMX)
-    assert re.search(r'id="err-note"[^>]*><p class="field-error">Dites pour quoi', response.text)
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 3 and not LogEntry.objects.exists()
-
-
-def test_without_htmx_the_confirmation_is_a_page_then_the_spend_redirects(client, pc, player):
-    client.force_login(player)
-    url = reverse("characters:eclat_spend", args=[pc.pk])
-    response = client.post(url, {"note": "la porte cède"})
-    assert response.status_code == 200 and "Oui, dépenser" in response.text
-    assert "<html" in response.text and EwSheet.objects.get(pk=pc.pk).eclat == 3
-    response = client.post(url, {"note": "la porte cède", "confirmed": "1"})
-    assert response["Location"] == reverse("characters:detail", args=[pc.pk])
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 2
-
-
-def test_no_eclat_left_is_told_next_to_the_field_and_nothing_changes(client, pc, player):
-    EwSheet.objects.filter(pk=pc.pk).update(eclat=0)
-    client.force_login(player)
-    url = reverse("characters:eclat_spend", args=[pc.pk])
-    response = client.post(url, {"note": "encore", "confirmed": "1"}, **HTMX)
-    assert response.status_code == 200
-    assert response.context["eclat_form"].errors["note"]
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 0
-    assert not LogEntry.objects.exists()
-
-
-def test_the_owner_spends_fatigue(client, aethoria_pc, player):
-    client.force_login(player)
-    url = reverse("characters:fatigue_spend", args=[aethoria_pc.pk])
-    response = client.post(url, {"kind": "mental", "count": 2}, **HTMX)
-    assert response.status_code == 200
-    assert AethoriaSheet.objects.get(pk=aethoria_pc.pk).fatigue_mental == 8
-
-
-@pytest.mark.parametrize(
-    ("data", "left"), [({"kind": "physical", "count": 3}, 2), ({"kind": "mental", "count": 4}, 10)]
-)
-def test_more_fatigue_than_available_or_allowed_is_refused(client, aethoria_pc, player, data, left):
-    AethoriaSheet.objects.filter(pk=aethoria_pc.pk).update(fatigue_physical=2)
-    client.force_login(player)
-    url = reverse("characters:fatigue_spend", args=[aethoria_pc.pk])
-    response = client.post(url, data, **HTMX)
-    assert response.status_code == 200
-    assert response.context["fatigue_form"].errors
-    sheet = AethoriaSheet.objects.get(pk=aethoria_pc.pk)
-    assert (sheet.fatigue_physical, sheet.fatigue_mental) == (2, 10)
-
-
-def test_a_forged_spend_on_another_players_character_is_refused(client, pc, other_player):
-    client.force_login(other_player)
-    response = client.post(reverse("characters:eclat_spend", args=[pc.pk]), **HTMX)
-    assert response.status_code == 403
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 3
+# --- Rest, copies, reveal (each system's own spends: tests/systems/<code>/) ------------
 
 
 def test_the_gm_rests_a_character(client, pc, gm):

@@ -7,12 +7,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.characters.bars import Bar
-from apps.characters.forms import FatigueSpendForm
 from apps.characters.models import AethoriaSheet, AethoriaSkillRank
 from apps.rules import aethoria
 from apps.systems.base import PoolField
 
 from .creation import BASE_CHARACTERISTICS
+from .sheet_spend import FatigueSpendForm
 
 
 def health(sheet: AethoriaSheet, house: aethoria.AethoriaHouseRules) -> str:

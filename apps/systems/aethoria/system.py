@@ -45,7 +45,6 @@ class AethoriaSystem(GameSystem):
     sheet_relations = ("aethoria__domain", "aethoria__god", "aethoria__shield")
     sheet_template = "systems/aethoria/_sheet.html"
     sheet_actions_template = "systems/aethoria/_sheet_actions.html"
-    sheet_actions = frozenset({"fatigue"})
     creation_template = "systems/aethoria/create.html"
     demo_campaign_name = demo.DEMO_CAMPAIGN
 
@@ -169,6 +168,9 @@ class AethoriaSystem(GameSystem):
 
     def urlpatterns(self) -> list:
         return urls.urlpatterns
+
+    def sheet_urlpatterns(self) -> list:
+        return urls.sheet_urlpatterns
 
 
 AETHORIA = AethoriaSystem()

@@ -32,7 +32,6 @@ class EwSystem(GameSystem):
     sheet_relations = ("ew__archetype", "ew__armour")
     sheet_template = "systems/ew/_sheet.html"
     sheet_actions_template = "systems/ew/_sheet_actions.html"
-    sheet_actions = frozenset({"eclat"})
     spends_xp = True
     has_resolution_grid = True
     creation_template = "systems/ew/create.html"
@@ -150,6 +149,9 @@ class EwSystem(GameSystem):
 
     def urlpatterns(self) -> list:
         return urls.urlpatterns
+
+    def sheet_urlpatterns(self) -> list:
+        return urls.sheet_urlpatterns
 
 
 EW = EwSystem()
