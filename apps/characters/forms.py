@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.models import User
 from apps.campaigns.models import Campaign, Role
 from apps.core.refusals import rules_message
+from apps.systems.base import XpCosts
 
 from .models import Character
-from .services import Improvement
 
 
 class CreationForm(forms.Form):
@@ -172,18 +172,15 @@ class XpAwardForm(forms.Form):
 
 
 class XpSpendForm(forms.Form):
-    """One improvement to buy, as "kind:target" (characteristic:phy, specialty:12, eclat:1)."""
+    """One improvement to buy among those the system's XP costs offer; cleaned, the
+    improvement they name."""
 
     improvement = forms.ChoiceField(label=_("Amélioration"))
 
-    def __init__(self, *args: Any, options: list[tuple[str, str]], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, costs: XpCosts, options: list[tuple[str, str]], **kwargs: Any):
         super().__init__(*args, **kwargs)
+        self.costs = costs
         self.fields["improvement"].choices = options
 
-    def clean_improvement(self) -> Improvement:
-        kind, _sep, target = self.cleaned_data["improvement"].partition(":")
-        if kind == "characteristic":
-            return Improvement(kind, name=target)
-        if kind == "eclat":
-            return Improvement(kind, count=int(target))
-        return Improvement(kind, target_id=int(target))
+    def clean_improvement(self) -> Any:
+        return self.costs.improvement(self.cleaned_data["improvement"])

@@ -12,12 +12,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.campaigns.access import get_campaign_for_user
 from apps.campaigns.models import Role
-from apps.compendium.models import EwSpecialty
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
 from apps.core.push import open_stream, topic
 from apps.core.refusals import rules_message
-from apps.rules import ew
 from apps.rules.errors import InvalidCreation, RulesError
 from apps.systems import system_of
 
@@ -373,55 +371,17 @@ def xp_award(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     )
 
 
-def spend_options(character: Character) -> list[tuple[str, str]]:
-    """Every improvement the character may buy now, with its XP cost (the engine's)."""
-    sheet = character.ew
-    house = character.campaign.house()
-    balance = character.xp_balance()
-    options = []
-
-    def add(value: str, improvement: services.Improvement, label: str) -> None:
-        try:
-            cost, _record = services.xp_cost(sheet, improvement, house)
-        except RulesError:
-            return  # at the limit: not offered
-        short = _(" (XP insuffisants)") if cost > balance else ""
-        options.append((value, f"{label} — {cost} XP{short}"))
-
-    for name in ew.CHARACTERISTICS:
-        value = getattr(sheet, name)
-        label = f"{ew.CHARACTERISTIC_LABELS[name]} {value} → {value + 1}"
-        add(f"characteristic:{name}", services.Improvement("characteristic", name=name), label)
-    levels = {r.specialty_id: r.level for r in sheet.specialties.all()}
-    for specialty in EwSpecialty.objects.all():
-        level = levels.get(specialty.pk, 0)
-        label = f"{specialty.name} {level} → {level + 1}"
-        add(
-            f"specialty:{specialty.pk}",
-            services.Improvement("specialty", target_id=specialty.pk),
-            label,
-        )
-    for rank in sheet.powers.select_related("power"):
-        label = f"{rank.power.name} {rank.level} → {rank.level + 1}"
-        add(f"power:{rank.power_id}", services.Improvement("power", target_id=rank.power_id), label)
-    if sheet.eclat < sheet.eclat_max:
-        label = _("Racheter 1 point d'éclat (%(now)s → %(next)s)") % {
-            "now": sheet.eclat,
-            "next": sheet.eclat + 1,
-        }
-        add("eclat:1", services.Improvement("eclat", count=1), label)
-    return options
-
-
 @require_http_methods(["GET", "POST"])
 def xp_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The owner buys an improvement with XP; limits and costs from the rules engine."""
     character = get_character_for_user(request, character_id, write=True)
     system = system_of(character.campaign)
-    if not system.spends_xp:
+    costs = system.xp_costs()
+    if costs is None:
         messages.info(request, system.no_xp_costs)
         return redirect("characters:detail", character.pk)
-    form = XpSpendForm(request.POST or None, options=spend_options(character))
+    options = costs.options(character.sheet, character.campaign.house(), character.xp_balance())
+    form = XpSpendForm(request.POST or None, costs=costs, options=options)
     if request.method == "POST" and form.is_valid():
         try:
             services.xp_spend(

@@ -58,6 +58,38 @@ class RowTool:
     url_name: str  # in the ``encounters`` namespace, with the encounter's id
 
 
+class XpCosts(ABC):
+    """A system's XP costs (``GameSystem.xp_costs``): what a character may buy with XP, at
+    what price, and how a purchase changes the sheet and is taken back. The ledger (awards,
+    balance, spends and refunds) is generic: a purchase is stored as its cost and the JSON
+    record ``price`` returns, which ``apply`` and ``current_value`` read back."""
+
+    # The sheet's relations a purchase reads, joined when the sheet is locked for it.
+    sheet_relations: tuple[str, ...] = ()
+
+    @abstractmethod
+    def options(self, sheet, house, balance: int) -> list[tuple[str, str]]:
+        """Every improvement on offer now, as (form value, label with its cost in XP)."""
+
+    @abstractmethod
+    def improvement(self, value: str) -> Any:
+        """The improvement a form value of ``options`` names (what ``price`` takes)."""
+
+    @abstractmethod
+    def price(self, sheet, improvement, house, balance: int) -> tuple[int, dict]:
+        """Its cost in XP and the record that undoes it (JSON, with ``label``, ``from`` and
+        ``to`` once applied); raises RulesError when it is not for sale or costs more than
+        ``balance``."""
+
+    @abstractmethod
+    def apply(self, sheet, record: dict, direction: int) -> None:
+        """Apply (+1) or revert (-1) a recorded purchase on the (locked) sheet; saves it."""
+
+    @abstractmethod
+    def current_value(self, sheet, record: dict) -> int:
+        """The value a recorded purchase changed, as the sheet has it now."""
+
+
 class GameSystem(ABC):
     """A game system as the generic apps see it. Class attributes describe it; methods do
     what differs."""
@@ -84,9 +116,8 @@ class GameSystem(ABC):
     # The sheet page's sections of this system (characteristics, gear) and its spends block.
     sheet_template: str
     sheet_actions_template: str
-    # Whether the rules price improvements in XP (the sheet then links the XP spend page),
-    # and what a player asking to spend XP is told when they do not.
-    spends_xp: bool = False
+    # What a player asking to spend XP is told when the rules price nothing in XP
+    # (``xp_costs`` is None).
     no_xp_costs: str = _(
         "Les règles de ce système ne fixent pas de coûts en XP : voyez avec le MJ."
     )
@@ -136,6 +167,16 @@ class GameSystem(ABC):
     @abstractmethod
     def character_update(self, *, character: Character, form, by) -> None:
         """Rewrite a character's sheet from a valid edit form (InvalidCreation if not)."""
+
+    def xp_costs(self) -> XpCosts | None:
+        """The rules' XP costs, or None when they price nothing in XP: the sheet then links
+        no XP spend and a player asking is told ``no_xp_costs``. By default None."""
+        return None
+
+    @property
+    def spends_xp(self) -> bool:
+        """Whether the rules price improvements in XP (the sheet links the XP spend page)."""
+        return self.xp_costs() is not None
 
     @abstractmethod
     def copy_gear(self, source, sheet) -> None:

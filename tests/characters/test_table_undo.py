@@ -15,6 +15,7 @@ from apps.characters import services
 from apps.characters.models import AethoriaSheet, EwSheet, XpEntry
 from apps.systems.aethoria.sheet_spend import fatigue_spend
 from apps.systems.ew.sheet_spend import eclat_spend
+from apps.systems.ew.xp import Improvement
 from tests.characters.factories import CharacterFactory, XpEntryFactory
 
 pytestmark = pytest.mark.django_db
@@ -167,7 +168,7 @@ def test_an_award_already_spent_cannot_be_taken_back(client, campaign, pc, gm, p
         campaign=campaign, characters=[pc], amount=10, reason="Acte I", by=gm
     )
     services.xp_spend(
-        character=pc, improvement=services.Improvement("characteristic", name="men"), by=player
+        character=pc, improvement=Improvement("characteristic", name="men"), by=player
     )
     balance = pc.xp_balance()
     client.force_login(gm)

@@ -20,21 +20,11 @@ from .pools import (
     table_action_record,
     table_action_undo,
 )
-from .xp import (
-    IMPROVEMENT_KINDS,
-    Improvement,
-    xp_award,
-    xp_award_cancel,
-    xp_cost,
-    xp_spend,
-    xp_spend_undo,
-)
+from .xp import xp_award, xp_award_cancel, xp_spend, xp_spend_undo
 
 __all__ = [
-    "IMPROVEMENT_KINDS",
     "OWN_UNDO_WINDOW",
     "CharacterInUse",
-    "Improvement",
     "UndoRefused",
     "character_delete",
     "character_rest",
@@ -47,7 +37,6 @@ __all__ = [
     "table_action_undo",
     "xp_award",
     "xp_award_cancel",
-    "xp_cost",
     "xp_spend",
     "xp_spend_undo",
 ]

@@ -10,7 +10,7 @@ from apps.compendium.models import EwResolutionTable
 from apps.rules import ew
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, creation, creation_forms, demo, log, sheet, transfer, urls
+from . import console, creation, creation_forms, demo, log, sheet, transfer, urls, xp
 from .state import FighterState
 
 
@@ -32,7 +32,6 @@ class EwSystem(GameSystem):
     sheet_relations = ("ew__archetype", "ew__armour")
     sheet_template = "systems/ew/_sheet.html"
     sheet_actions_template = "systems/ew/_sheet_actions.html"
-    spends_xp = True
     has_resolution_grid = True
     creation_template = "systems/ew/create.html"
     demo_campaign_name = demo.DEMO_CAMPAIGN
@@ -68,6 +67,9 @@ class EwSystem(GameSystem):
 
     def demo_campaign(self, *, gm, players):
         return demo.demo_campaign(gm=gm, players=players)
+
+    def xp_costs(self) -> xp.EwXpCosts:
+        return xp.EW_XP_COSTS
 
     def copy_gear(self, source, sheet_) -> None:
         sheet.copy_gear(source, sheet_)
