@@ -90,6 +90,13 @@ class XpCosts(ABC):
         """The value a recorded purchase changed, as the sheet has it now."""
 
 
+# The optional features a class attribute switches on, and the hook each then needs.
+_FEATURE_HOOKS = (
+    ("has_resolution_grid", "resolution_grid_form"),
+    ("demo_campaign_name", "demo_campaign"),
+)
+
+
 class GameSystem(ABC):
     """A game system as the generic apps see it. Class attributes describe it; methods do
     what differs."""
@@ -121,8 +128,9 @@ class GameSystem(ABC):
     no_xp_costs: str = _(
         "Les règles de ce système ne fixent pas de coûts en XP : voyez avec le MJ."
     )
-    # Whether the house rules hold a NA × ND resolution grid (its editor then opens), and
-    # what the GM is told on asking for it when they do not.
+    # Whether the house rules hold a NA × ND resolution grid (their ``resolution_grid``, None
+    # for the default one; ``resolution_grid_form`` edits it), and what the GM is told on
+    # asking for it when they do not.
     has_resolution_grid: bool = False
     no_resolution_grid: str = _("Les règles de ce système n'ont pas de table de résolution.")
     # The creation (and edit) wizard's page.
@@ -131,11 +139,24 @@ class GameSystem(ABC):
     # builds it); None: the demo has no campaign of this system.
     demo_campaign_name: str | None = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A feature the class attributes name must come with its hook (they have defaults,
+        not being abstract): left out, the class fails to load, as for an abstract hook."""
+        super().__init_subclass__(**kwargs)
+        for flag, hook in _FEATURE_HOOKS:
+            if getattr(cls, flag, None) and getattr(cls, hook) is getattr(GameSystem, hook):
+                raise TypeError(f"{cls.__name__} sets {flag} but does not fill {hook}().")
+
     # --- Campaigns --------------------------------------------------------------------------
 
     @abstractmethod
     def default_house_rules(self):
         """A new campaign's house rules (the rules pages' defaults, as the engine's dataclass)."""
+
+    def resolution_grid_form(self, data, *, campaign: Campaign) -> forms.Form:
+        """The grid's editor (``rows()``, ``size``, ``is_default``; once valid, the new house
+        rules as ``house``). Only asked of a system with ``has_resolution_grid``."""
+        raise NotImplementedError(f"{self.code} has no resolution grid.")
 
     # --- Characters -------------------------------------------------------------------------
 

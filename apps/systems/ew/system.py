@@ -10,7 +10,7 @@ from apps.compendium.models import EwResolutionTable
 from apps.rules import ew
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, creation, creation_forms, demo, log, sheet, transfer, urls, xp
+from . import console, creation, creation_forms, demo, grid, log, sheet, transfer, urls, xp
 from .state import FighterState
 
 
@@ -41,6 +41,9 @@ class EwSystem(GameSystem):
         formula's."""
         table = ew.ResolutionTable.from_grid(EwResolutionTable.default_grid())
         return ew.EwHouseRules(resolution_grid=None if table.is_default() else table.grid)
+
+    def resolution_grid_form(self, data, *, campaign) -> grid.ResolutionGridForm:
+        return grid.ResolutionGridForm(data, campaign=campaign)
 
     def health(self, sheet_, house) -> str:
         return sheet.health(sheet_.pools())
