@@ -5,6 +5,8 @@ from apps.campaigns import dashboard
 
 urlpatterns = [
     path("", dashboard.home, name="home"),
+    path("changements/", dashboard.home_changes, name="home_changes"),
+    path("flux/", dashboard.home_stream, name="home_stream"),
     path("compte/", include("apps.accounts.urls")),
     path("campagnes/", include("apps.campaigns.urls")),
     path("personnages/", include("apps.characters.urls")),

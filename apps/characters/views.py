@@ -176,9 +176,10 @@ def sheet_changes(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
 
 @require_GET
 async def sheet_stream(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
-    """The pushed changes of a sheet, for whoever may see it. Everything a sheet shows moves
-    its campaign's version (a spend, a rest, a step that touches pools, a round), so it
-    follows the campaign; its own check then tells whether this sheet changed."""
+    """The pushed changes of a sheet, for whoever may see it: its character's own (its row,
+    its sheet, its XP) and what every sheet of its campaign shows (the house rules, the fight
+    banner), as the triggers of apps/core/migrations/0002 tell them. Its own check then says
+    whether what this viewer sees changed."""
 
     def allowed() -> list[str] | None:
         if sheet_fingerprint(character_id, request.user.pk) is None:
@@ -186,7 +187,7 @@ async def sheet_stream(request: HtmxHttpRequest, character_id: int) -> HttpRespo
         campaign_id = Character.objects.filter(pk=character_id).values_list(
             "campaign_id", flat=True
         )[0]
-        return [topic("campaign", campaign_id)]
+        return [topic("sheet", character_id), topic("sheets", campaign_id)]
 
     return await open_stream(request, allowed)
 

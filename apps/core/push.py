@@ -13,6 +13,15 @@ the pool's few connections. The events carry no secret and no HTML, only "this c
 and the page's live element then runs its usual check (components/live.html), so what a
 viewer may see is still decided by the views.
 
+Each event also paces the refreshes it causes. A change followed by 100 phones would
+otherwise send their 100 checks at once, and a GM stepping without pause would keep every
+phone refreshing back to back: the process saturates and every answer waits (measured: GM
+steps p50 1 s). So each page waits a random moment within ``spread_ms`` (about what one
+refresh costs the process, times the pages following the change here: a small table's
+phones refresh at once, a big one's are spread over a few hundred milliseconds), and while
+changes keep coming refreshes at most once per ``pace_ms``, always ending on the latest
+state (static/js/live.js). The first change after a quiet second shows at once.
+
 When the LISTEN connection is lost, every stream is closed: browsers reconnect by
 themselves (``retry``), poll every 2 s meanwhile, and check at once when the stream is back.
 """
@@ -21,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import deque
 from collections.abc import AsyncIterator, Callable
@@ -46,6 +56,17 @@ MAX_STREAMS_PER_USER = 8
 # A new stream waits this long for the LISTEN connection before giving up (503).
 CONNECT_TIMEOUT = 5.0
 RECONNECT_DELAYS = (0.5, 1, 2, 5)
+# Pacing of the refreshes (see above): about one refresh's cost to a process, per page
+# following the change in it; the spread's ceiling; and the shortest time between two
+# refreshes of one page while changes keep coming.
+SPREAD_MS_PER_FOLLOWER = 4
+MAX_SPREAD_MS = 1000
+PACE_MS = 1000
+
+
+def spread_ms(followers: int) -> int:
+    """How long the pages following a change may wait before refreshing, at most."""
+    return min(MAX_SPREAD_MS, SPREAD_MS_PER_FOLLOWER * max(0, followers - 1))
 
 
 def topic(kind: str, pk: int) -> str:
@@ -60,13 +81,20 @@ class Listener:
         self.user_id = user_id
         self.topics = topics
         self.latest: str | None = None
+        self.spread_ms = 0
         self.closed_retry: int | None = None  # set when the hub closes the stream
         self.wake = asyncio.Event()
 
-    def deliver(self, data: str) -> None:
+    def deliver(self, data: str, spread: int = 0) -> None:
         # A burst of changes needs one refresh, not one each: keep the latest.
         self.latest = data
+        self.spread_ms = spread
         self.wake.set()
+
+    def event(self) -> str:
+        """The "changed" event of the latest change, with its pacing."""
+        change = {"change": self.latest, "spread_ms": self.spread_ms, "pace_ms": PACE_MS}
+        return f"event: changed\ndata: {json.dumps(change)}\n\n"
 
     def close(self, retry_ms: int = RETRY_MS) -> None:
         self.closed_retry = retry_ms
@@ -127,8 +155,10 @@ class Hub:
         """Hand "<kind>:<id>:<version>" to the streams following "<kind>:<id>"."""
         self.received += 1
         name, _, _version = payload.rpartition(":")
-        for listener in self.followers.get(name, ()):
-            listener.deliver(payload)
+        followers = self.followers.get(name, ())
+        spread = spread_ms(len(followers))
+        for listener in followers:
+            listener.deliver(payload, spread)
 
     def close_all(self) -> None:
         for streams in self.by_user.values():
@@ -191,7 +221,7 @@ async def events(listener: Listener) -> AsyncIterator[str]:
             if listener.closed_retry is not None:
                 yield f"retry: {listener.closed_retry}\n\n"
                 return
-            yield f"event: changed\ndata: {listener.latest}\n\n"
+            yield listener.event()
     finally:
         hub.remove(listener)
 

@@ -44,6 +44,36 @@
   // pushed meanwhile would be missed, so it is checked for again once that one is answered.
   let checking = false;
   let again = false;
+  // Pacing, as the server asks in each event (apps/core/push.py): wait a random moment within
+  // the spread, so that a big table's phones do not all ask at once, and refresh at most once
+  // per pace while changes keep coming. A planned refresh fetches the latest state, so later
+  // events only wait for it.
+  let planned = null;
+  let lastRefresh = 0;
+  let pace = { spread: 0, pace: 0 };
+  // A page whose live element says so (components/live.html, direct=) refreshes its regions
+  // at once on a new version, without asking the check first.
+  const directEvent = () => {
+    const live = document.querySelector("[data-live]");
+    return live ? live.dataset.liveDirect : undefined;
+  };
+  const refresh = () => {
+    planned = null;
+    if (checking) {
+      again = true;
+      return;
+    }
+    lastRefresh = Date.now();
+    if (!window.htmx) return;
+    const direct = directEvent();
+    if (direct) window.htmx.trigger(document.body, direct);
+    else checkAll();
+  };
+  const refreshSoon = () => {
+    if (planned !== null) return;
+    const wait = Math.max(Math.random() * pace.spread, lastRefresh + pace.pace - Date.now());
+    planned = setTimeout(refresh, wait);
+  };
   const followed = new WeakSet();
   const lost = (shown) => {
     document.querySelectorAll("[data-live-stream] .live-lost").forEach((badge) => {
@@ -56,10 +86,16 @@
     return url ? new URL(url, location.href).searchParams.get("v") : null;
   };
   const pushed = (event) => {
+    let told;
+    try {
+      told = JSON.parse(event.data);
+    } catch {
+      return;
+    }
     // "<kind>:<id>:<version>": the page that made the change already shows it.
-    if (event.data.split(":")[2] === shownVersion()) return;
-    if (checking) again = true;
-    else if (window.htmx) checkAll();
+    if (String(told.change).split(":")[2] === shownVersion()) return;
+    pace = { spread: Number(told.spread_ms) || 0, pace: Number(told.pace_ms) || 0 };
+    refreshSoon();
   };
   document.addEventListener("htmx:sseOpen", (event) => {
     const source = event.detail.source;
@@ -77,27 +113,32 @@
   });
   document.addEventListener("htmx:sseClose", () => { streaming = false; });
   // The element that sent the request: a swapped-out one reports through its parent.
-  const isLive = (event) => {
+  const requester = (event) => {
     const config = event.detail.requestConfig;
-    const element = (config && config.elt) || event.target;
-    return Boolean(element.matches && element.matches("[data-live]"));
+    return (config && config.elt) || event.target;
   };
+  const isLive = (element) => Boolean(element.matches && element.matches("[data-live]"));
+  // A region that carries the live element back (a direct refresh) counts as a check.
+  const isRefresh = (element) =>
+    isLive(element) || Boolean(element.querySelector && element.querySelector("[data-live]"));
   // A poll has no triggering event of its own (htmx passes the element); a check asked for
   // ("live-check") has one and always goes.
   document.addEventListener("htmx:beforeRequest", (event) => {
-    if (!isLive(event)) return;
-    if (streaming && !(event.detail.requestConfig.triggeringEvent instanceof Event)) {
+    const element = requester(event);
+    if (!isRefresh(element)) return;
+    const polled = !(event.detail.requestConfig.triggeringEvent instanceof Event);
+    if (streaming && polled && isLive(element)) {
       event.preventDefault();
       return;
     }
     checking = true;
   });
   document.addEventListener("htmx:afterRequest", (event) => {
-    if (!isLive(event)) return;
+    if (!isRefresh(requester(event))) return;
     checking = false;
     if (again) {
       again = false;
-      checkAll();
+      refreshSoon();
     }
   });
 })();

@@ -44,3 +44,33 @@ def test_dashboard_queries_do_not_grow_with_campaigns_or_characters(
         response = client.get("/")
     assert response.status_code == 200
     assert sum(len(c.party) for c in response.context["gm_campaigns"]) == 36
+
+
+def test_the_dashboards_check_says_when_one_of_my_campaigns_changed(
+    client, campaign, player, django_assert_num_queries
+):
+    client.force_login(player)
+    page = client.get("/")
+    version = page.context["version"]
+    assert f'hx-get="/changements/?v={version}"' in page.text
+    with django_assert_num_queries(2):  # the user, the campaigns' versions
+        assert client.get("/changements/", {"v": version}).status_code == 204
+    campaign.touch()  # a step, a wound, a round...
+    changed = client.get("/changements/", {"v": version}, HTTP_HX_REQUEST="true")
+    assert changed.status_code == 200 and changed["HX-Trigger"] == "home-changed"
+    # The region then fetches itself: the cards alone, with the new version.
+    region = client.get("/", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="home-body")
+    assert region.text.lstrip().startswith('<div id="home-body"')
+    assert "<h1>" not in region.text and region.context["version"] != version
+
+
+def test_the_dashboards_check_ignores_campaigns_i_am_not_in(client, campaign, outsider):
+    client.force_login(outsider)
+    version = client.get("/").context["version"]
+    campaign.touch()
+    assert client.get("/changements/", {"v": version}).status_code == 204
+
+
+def test_an_anonymous_visitor_is_sent_to_log_in(client):
+    assert client.get("/changements/").status_code == 302
+    assert client.get("/flux/").status_code == 302

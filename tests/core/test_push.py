@@ -2,6 +2,7 @@
 pages that follow it, a rolled-back one does not, a stream is refused like its page, and open
 streams hold no database connection. Served by uvicorn, as in production."""
 
+import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -10,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.campaigns.models import Campaign
+from apps.core.push import MAX_SPREAD_MS, PACE_MS, spread_ms
 from apps.encounters import services
 from apps.encounters.models import Encounter
 from apps.systems.ew.sheet_spend import eclat_spend
@@ -41,6 +43,11 @@ def fight():
     return {"encounter": encounter, "gm": gm, "player": player, "pc": brandon, "npc": lurker}
 
 
+def _change(event: dict) -> tuple[str, str]:
+    """The event's name and the change it tells ("<kind>:<id>:<version>")."""
+    return event["event"], json.loads(event["data"])["change"]
+
+
 def _open(server, name, pk, user) -> Stream:
     stream = Stream(server, reverse(name, args=[pk]), session_cookie(user))
     assert stream.status == 200
@@ -59,21 +66,51 @@ def test_a_stream_gets_the_event_after_another_clients_step_commits(server, figh
     assert response.status_code in (200, 302)
     event = table.next_event()
     encounter.refresh_from_db()
-    assert event == {"event": "changed", "data": f"encounter:{encounter.pk}:{encounter.version}"}
+    assert _change(event) == ("changed", f"encounter:{encounter.pk}:{encounter.version}")
     table.close()
 
 
-def test_a_sheet_and_the_campaign_page_follow_their_campaign(server, fight):
-    campaign = fight["encounter"].campaign
-    sheet = _open(server, "characters:stream", fight["pc"].pk, fight["player"])
+def test_a_sheet_follows_its_character_and_the_campaign_page_its_campaign(server, fight):
+    campaign, pc = fight["encounter"].campaign, fight["pc"]
+    sheet = _open(server, "characters:stream", pc.pk, fight["player"])
     page = _open(server, "campaigns:stream", campaign.pk, fight["player"])
-    eclat_spend(character=fight["pc"], by=fight["player"])
+    eclat_spend(character=pc, by=fight["player"])
     campaign.refresh_from_db()
-    expected = {"event": "changed", "data": f"campaign:{campaign.pk}:{campaign.version}"}
-    assert sheet.next_event() == expected
-    assert page.next_event() == expected
+    kind, change = _change(sheet.next_event())
+    assert (kind, change.rpartition(":")[0]) == ("changed", f"sheet:{pc.pk}")
+    assert _change(page.next_event()) == ("changed", f"campaign:{campaign.pk}:{campaign.version}")
     sheet.close()
     page.close()
+
+
+def test_a_sheet_is_not_told_of_a_step_that_leaves_it_alone(server, fight):
+    """Most steps touch two fighters: the other sheets of the table hear nothing of them,
+    and hear the fight banner move (here: the fight paused)."""
+    encounter, gm = fight["encounter"], fight["gm"]
+    other = ew_fighter(encounter.campaign, "Témoin", owner=fight["player"])
+    sheet = _open(server, "characters:stream", other.pk, fight["player"])
+    eclat_spend(character=fight["pc"], by=fight["player"])  # another sheet, same campaign
+    services.encounter_pause(encounter_id=encounter.pk, version=None, by=gm)
+    _kind, change = _change(sheet.next_event())
+    assert change.rpartition(":")[0] == f"sheets:{encounter.campaign_id}"
+    sheet.close()
+
+
+def test_the_spread_grows_with_the_pages_following_a_change():
+    # One page alone refreshes at once; many share a window of a few ms each, capped.
+    assert spread_ms(1) == 0
+    assert spread_ms(3) < spread_ms(30) < spread_ms(100) <= MAX_SPREAD_MS
+    assert spread_ms(10_000) == MAX_SPREAD_MS
+
+
+def test_an_event_carries_its_pacing_sized_by_its_followers(server, fight):
+    campaign = fight["encounter"].campaign
+    streams = [_open(server, "campaigns:stream", campaign.pk, fight["player"]) for _ in range(3)]
+    campaign.touch()
+    for stream in streams:
+        told = json.loads(stream.next_event()["data"])
+        assert (told["spread_ms"], told["pace_ms"]) == (spread_ms(3), PACE_MS)
+        stream.close()
 
 
 def test_no_event_for_a_rolled_back_step(server, fight):
@@ -84,7 +121,7 @@ def test_no_event_for_a_rolled_back_step(server, fight):
         raise RuntimeError("the step fails after bumping the version")
     campaign.touch()  # committed: the first event the stream gets must be this one
     version = Campaign.objects.get(pk=campaign.pk).version
-    assert stream.next_event()["data"] == f"campaign:{campaign.pk}:{version}"
+    assert _change(stream.next_event())[1] == f"campaign:{campaign.pk}:{version}"
     stream.close()
 
 
@@ -157,3 +194,18 @@ def test_one_user_opening_many_streams_keeps_the_newest(server, fight):
     assert streams[-1].next_event()["event"] == "changed"
     for stream in streams:
         stream.close()
+
+
+def test_the_dashboard_follows_my_campaigns_only(server, fight):
+    campaign = fight["encounter"].campaign
+    outsider = UserFactory()
+    mine = Stream(server, reverse("home_stream"), session_cookie(fight["player"]))
+    theirs = Stream(server, reverse("home_stream"), session_cookie(outsider), timeout=1.5)
+    assert (mine.status, theirs.status) == (200, 200)
+    campaign.touch()
+    campaign.refresh_from_db()
+    assert _change(mine.next_event()) == ("changed", f"campaign:{campaign.pk}:{campaign.version}")
+    with pytest.raises(TimeoutError):
+        theirs.next_event()
+    mine.close()
+    theirs.close()

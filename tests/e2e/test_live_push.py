@@ -49,13 +49,20 @@ def _strike(encounter, gm, pc):
     )
 
 
+def _refreshing(request) -> bool:
+    """A request a live page sends to catch up: its check, or (the table view, which skips
+    the check on a pushed version) its region."""
+    fetched = request.resource_type in ("xhr", "fetch")
+    return "/nouveautes/" in request.url or (fetched and request.url.endswith("/table/"))
+
+
 def _phone(browser, url, user, path, checks):
     context = browser.new_context(viewport=PHONE, locale="fr-FR")
     name, _, value = session_cookie(user).partition("=")
     context.add_cookies([{"name": name, "value": value, "url": url}])
     page = context.new_page()
     page.set_default_timeout(10_000)
-    page.on("request", lambda request: "/nouveautes/" in request.url and checks.append(request))
+    page.on("request", lambda request: _refreshing(request) and checks.append(request))
     page.goto(url + path)
     # The stream is open once the page's first check (sent when it opens) is answered.
     page.wait_for_function("() => document.querySelector('[data-live-stream]') !== null")
@@ -82,6 +89,23 @@ def test_the_phone_follows_the_gm_by_push_and_catches_up_after_a_cut(browser, as
     expect(sheet.locator("#sheet")).not_to_have_text(sheet_before)
     screenshot(table, "push-table-phone")
 
+    # A burst of changes (the GM tapping fast): the phone refreshes once or twice for the lot,
+    # paced (static/js/live.js), each time with one request (its region, the check skipped),
+    # and ends on the latest state — here, the fight paused.
+    table_checks.clear()
+    for _ in range(2):
+        services.encounter_pause(encounter_id=encounter.pk, version=None, by=gm)
+        table.wait_for_timeout(150)
+        services.encounter_resume(encounter_id=encounter.pk, version=None, by=gm)
+        table.wait_for_timeout(150)
+    services.encounter_pause(encounter_id=encounter.pk, version=None, by=gm)
+    expect(table.locator(".status-line")).to_contain_text("pause")
+    table.wait_for_timeout(1200)
+    assert 1 <= len(table_checks) <= 2, [request.url for request in table_checks]
+    assert all(request.url.endswith("/table/") for request in table_checks)
+    services.encounter_resume(encounter_id=encounter.pk, version=None, by=gm)
+    expect(table.locator(".status-line")).not_to_contain_text("pause")
+
     # The stream is cut (the server's LISTEN connection lost, or a restart) and cannot come
     # back; nothing reaches the phone meanwhile, the badge says so.
     table.route("**/flux/", lambda route: route.abort())
@@ -101,3 +125,21 @@ def test_the_phone_follows_the_gm_by_push_and_catches_up_after_a_cut(browser, as
     expect(table.locator(".live-lost")).to_be_hidden()
     table.context.close()
     sheet.context.close()
+
+
+def test_the_dashboard_shows_a_fight_starting_by_push(browser, asgi_url):
+    campaign = campaign_with_gm("ew")
+    gm = campaign.memberships.get().user
+    player = add_player(campaign)
+    pc = ew_fighter(campaign, "Lysandre", owner=player)
+    sbire = ew_fighter(campaign, "Sbire")
+    encounter = Encounter.objects.create(campaign=campaign, name="Les Quais")
+    services.combatants_add(encounter_id=encounter.pk, characters=[pc, sbire])
+    checks = []
+    home = _phone(browser, asgi_url, player, "/", checks)
+    expect(home.locator("#home-body")).not_to_contain_text("Les Quais")
+
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
+    expect(home.locator("#home-body")).to_contain_text("Les Quais")
+    screenshot(home, "push-dashboard-phone")
+    home.context.close()

@@ -9,14 +9,15 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def live_stream_url(context, live_url: str) -> str:
-    """The stream beside a check URL: every "<app>:changes" has its "<app>:stream", with the
-    same arguments. Empty under a WSGI server (no stream there: the page polls) or when the
-    check has no stream."""
+    """The stream beside a check URL: every "<app>:changes" has its "<app>:stream" (and
+    "home_changes" its "home_stream"), with the same arguments. Empty under a WSGI server (no
+    stream there: the page polls) or when the check has no stream."""
     request = context.get("request")
     if not isinstance(request, ASGIRequest) or not live_url:
         return ""
     try:
         match = resolve(live_url)
-        return reverse(f"{match.namespace}:stream", args=match.args, kwargs=match.kwargs)
+        stream = match.view_name.removesuffix("changes") + "stream"
+        return reverse(stream, args=match.args, kwargs=match.kwargs)
     except (Resolver404, NoReverseMatch):
         return ""
