@@ -13,8 +13,6 @@ from tests.characters.factories import (
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
 
 @pytest.fixture
 def aethoria_compendium():

@@ -17,8 +17,6 @@ from tests.characters.factories import (
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
 
 def url(character):
     return reverse("characters:edit", args=[character.pk])
