@@ -66,6 +66,9 @@ class XpCosts(ABC):
 
     # The sheet's relations a purchase reads, joined when the sheet is locked for it.
     sheet_relations: tuple[str, ...] = ()
+    # The compendium model of the row a purchase's record names by ``id``, by the record's
+    # ``kind`` (an export names the row instead, an import finds it again).
+    record_models: dict[str, type[models.Model]] = {}
 
     @abstractmethod
     def options(self, sheet, house, balance: int) -> list[tuple[str, str]]:

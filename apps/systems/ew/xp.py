@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from apps.characters.models import EwPowerRank, EwSheet, EwSpecialtyRank
-from apps.compendium.models import EwSpecialty
+from apps.compendium.models import EwPower, EwSpecialty
 from apps.rules import ew
 from apps.rules.errors import InvalidImprovement, RulesError
 from apps.systems.base import XpCosts
@@ -191,6 +191,7 @@ class EwXpCosts(XpCosts):
     """EW's XP costs, priced by the engine with the campaign's house rules."""
 
     sheet_relations = ("archetype",)  # a specialty's price depends on the archetype's factor
+    record_models = {"specialty": EwSpecialty, "power": EwPower}
 
     def options(self, sheet: EwSheet, house, balance: int) -> list[tuple[str, str]]:
         """Every improvement the character may buy now, with its XP cost (the engine's); one
