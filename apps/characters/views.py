@@ -1,4 +1,5 @@
-"""Character pages: creation wizards, the sheet, spends from the sheet, rest, XP."""
+"""Character pages: the creation wizard of the campaign's system, the sheet and the helpers
+every sheet action answers with (a system's own spends: its folder), rest, XP."""
 
 from __future__ import annotations
 
