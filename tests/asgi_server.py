@@ -15,8 +15,9 @@ from contextlib import contextmanager
 
 import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.core.asgi import get_asgi_application
 from django.test import Client
+
+from config.asgi import application
 
 
 @contextmanager
@@ -25,7 +26,7 @@ def serve_asgi():
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    app = ASGIStaticFilesHandler(get_asgi_application())
+    app = ASGIStaticFilesHandler(application)
     config = uvicorn.Config(app, lifespan="off", log_level="warning", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

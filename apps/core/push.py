@@ -14,13 +14,14 @@ and the page's live element then runs its usual check (components/live.html), so
 viewer may see is still decided by the views.
 
 Each event also paces the refreshes it causes. A change followed by 100 phones would
-otherwise send their 100 checks at once, and a GM stepping without pause would keep every
-phone refreshing back to back: the process saturates and every answer waits (measured: GM
-steps p50 1 s). So each page waits a random moment within ``spread_ms`` (about what one
-refresh costs the process, times the pages following the change here: a small table's
-phones refresh at once, a big one's are spread over a few hundred milliseconds), and while
-changes keep coming refreshes at most once per ``pace_ms``, always ending on the latest
-state (static/js/live.js). The first change after a quiet second shows at once.
+otherwise send their 100 requests at once, and a GM stepping without pause would keep every
+phone refreshing back to back: the process saturates and every answer waits, the GM's steps
+too (measured: GM steps p50 1 s). So each page waits a random moment within ``spread_ms``
+(about what one refresh costs the process, times the pages it streams to: a small table's
+phones refresh at once, a big one's are spread over a few hundred milliseconds, as fast as
+the process answers them), and while changes keep coming refreshes at most once per
+``pace_ms`` (a second, or twice the spread: refreshes then take at most half the process),
+always ending on the latest state (static/js/live.js).
 
 When the LISTEN connection is lost, every stream is closed: browsers reconnect by
 themselves (``retry``), poll every 2 s meanwhile, and check at once when the stream is back.
@@ -56,17 +57,30 @@ MAX_STREAMS_PER_USER = 8
 # A new stream waits this long for the LISTEN connection before giving up (503).
 CONNECT_TIMEOUT = 5.0
 RECONNECT_DELAYS = (0.5, 1, 2, 5)
-# Pacing of the refreshes (see above): about one refresh's cost to a process, per page
-# following the change in it; the spread's ceiling; and the shortest time between two
-# refreshes of one page while changes keep coming.
-SPREAD_MS_PER_FOLLOWER = 4
+# Pacing of the refreshes (see above): about what one refresh (a region, or a check) costs
+# a process, under uvicorn on a small machine; the spread's ceiling; and the shortest time
+# between two refreshes of one page while changes keep coming.
+REFRESH_COST_MS = 6
 MAX_SPREAD_MS = 1000
-PACE_MS = 1000
+MIN_PACE_MS = 1000
 
 
-def spread_ms(followers: int) -> int:
-    """How long the pages following a change may wait before refreshing, at most."""
-    return min(MAX_SPREAD_MS, SPREAD_MS_PER_FOLLOWER * max(0, followers - 1))
+def spread_ms(streams: int) -> int:
+    """How long a page told of a change may wait before refreshing, at most, when the
+    process streams to ``streams`` pages: any of them may be refreshing meanwhile."""
+    return min(MAX_SPREAD_MS, REFRESH_COST_MS * max(0, streams - 1))
+
+
+def pace_ms(spread: int) -> int:
+    """The shortest time between two refreshes of a page while changes keep coming."""
+    return max(MIN_PACE_MS, 2 * spread)
+
+
+def streams_served(request: HttpRequest) -> bool:
+    """Whether the server answering this page also serves its stream: uvicorn does (a page
+    then comes through config/asgi.py's WSGI side, marked so), gunicorn alone does not and
+    its pages keep their 2 s check."""
+    return isinstance(request, ASGIRequest) or request.META.get("tablee.streams_served") is True
 
 
 def topic(kind: str, pk: int) -> str:
@@ -93,7 +107,11 @@ class Listener:
 
     def event(self) -> str:
         """The "changed" event of the latest change, with its pacing."""
-        change = {"change": self.latest, "spread_ms": self.spread_ms, "pace_ms": PACE_MS}
+        change = {
+            "change": self.latest,
+            "spread_ms": self.spread_ms,
+            "pace_ms": pace_ms(self.spread_ms),
+        }
         return f"event: changed\ndata: {json.dumps(change)}\n\n"
 
     def close(self, retry_ms: int = RETRY_MS) -> None:
@@ -111,6 +129,7 @@ class Hub:
         self.followers: dict[str, set[Listener]] = {}
         self.by_user: dict[object, deque[Listener]] = {}
         self.received = 0  # notifications received, for the benchmarks
+        self.listeners: set[Listener] = set()  # every open stream
 
     def start(self) -> None:
         """Start listening, once per event loop (tests run several loops in turn)."""
@@ -121,6 +140,7 @@ class Hub:
         self.ready = asyncio.Event()
         self.followers.clear()
         self.by_user.clear()
+        self.listeners.clear()
         self.task = loop.create_task(self._listen_forever())
 
     async def wait_ready(self, timeout: float = CONNECT_TIMEOUT) -> bool:
@@ -130,6 +150,7 @@ class Hub:
         return self.ready.is_set()
 
     def add(self, listener: Listener) -> None:
+        self.listeners.add(listener)
         for name in listener.topics:
             self.followers.setdefault(name, set()).add(listener)
         streams = self.by_user.setdefault(listener.user_id, deque())
@@ -138,6 +159,7 @@ class Hub:
             streams.popleft().close(EVICTED_RETRY_MS)
 
     def remove(self, listener: Listener) -> None:
+        self.listeners.discard(listener)
         for name in listener.topics:
             followers = self.followers.get(name)
             if followers is not None:
@@ -155,9 +177,8 @@ class Hub:
         """Hand "<kind>:<id>:<version>" to the streams following "<kind>:<id>"."""
         self.received += 1
         name, _, _version = payload.rpartition(":")
-        followers = self.followers.get(name, ())
-        spread = spread_ms(len(followers))
-        for listener in followers:
+        spread = spread_ms(len(self.listeners))
+        for listener in self.followers.get(name, ()):
             listener.deliver(payload, spread)
 
     def close_all(self) -> None:

@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
-from django.core.handlers.asgi import ASGIRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language
 
 from apps.characters.bars import Bar
+from apps.core.push import streams_served
 from apps.systems import system_of
 
 from .fighters import is_dead, is_out
@@ -422,7 +422,7 @@ def _table_body_key(request, encounter: Encounter) -> str:
             encounter.version,
             campaign.version,
             get_language(),
-            "asgi" if isinstance(request, ASGIRequest) else "wsgi",
+            "streamed" if streams_served(request) else "polled",
             hashlib.blake2b(house, digest_size=8).hexdigest(),
         )
     )

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.campaigns.models import Campaign
-from apps.core.push import MAX_SPREAD_MS, PACE_MS, spread_ms
+from apps.core.push import MAX_SPREAD_MS, MIN_PACE_MS, pace_ms, spread_ms
 from apps.encounters import services
 from apps.encounters.models import Encounter
 from apps.systems.ew.sheet_spend import eclat_spend
@@ -96,20 +96,25 @@ def test_a_sheet_is_not_told_of_a_step_that_leaves_it_alone(server, fight):
     sheet.close()
 
 
-def test_the_spread_grows_with_the_pages_following_a_change():
-    # One page alone refreshes at once; many share a window of a few ms each, capped.
+def test_the_spread_and_the_pace_grow_with_the_pages_streamed_to():
+    # One page alone refreshes at once; many share a window of a few ms each, capped; a page
+    # refreshes at most once a second, or once per two spreads when they are longer.
     assert spread_ms(1) == 0
     assert spread_ms(3) < spread_ms(30) < spread_ms(100) <= MAX_SPREAD_MS
     assert spread_ms(10_000) == MAX_SPREAD_MS
+    assert pace_ms(spread_ms(3)) == MIN_PACE_MS
+    assert pace_ms(MAX_SPREAD_MS) == 2 * MAX_SPREAD_MS
 
 
-def test_an_event_carries_its_pacing_sized_by_its_followers(server, fight):
+def test_an_event_carries_its_pacing_sized_by_the_open_streams(server, fight):
     campaign = fight["encounter"].campaign
     streams = [_open(server, "campaigns:stream", campaign.pk, fight["player"]) for _ in range(3)]
+    streams.append(_open(server, "encounters:stream", fight["encounter"].pk, fight["player"]))
     campaign.touch()
-    for stream in streams:
+    for stream in streams[:3]:
         told = json.loads(stream.next_event()["data"])
-        assert (told["spread_ms"], told["pace_ms"]) == (spread_ms(3), PACE_MS)
+        assert (told["spread_ms"], told["pace_ms"]) == (spread_ms(4), pace_ms(spread_ms(4)))
+    for stream in streams:
         stream.close()
 
 

@@ -49,11 +49,15 @@ def _strike(encounter, gm, pc):
     )
 
 
+def _is_check(url: str) -> bool:
+    return "/nouveautes/" in url or "/changements/" in url
+
+
 def _refreshing(request) -> bool:
     """A request a live page sends to catch up: its check, or (the table view, which skips
     the check on a pushed version) its region."""
     fetched = request.resource_type in ("xhr", "fetch")
-    return "/nouveautes/" in request.url or (fetched and request.url.endswith("/table/"))
+    return _is_check(request.url) or (fetched and request.url.endswith("/table/"))
 
 
 def _phone(browser, url, user, path, checks):
@@ -63,10 +67,10 @@ def _phone(browser, url, user, path, checks):
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.on("request", lambda request: _refreshing(request) and checks.append(request))
-    page.goto(url + path)
-    # The stream is open once the page's first check (sent when it opens) is answered.
-    page.wait_for_function("() => document.querySelector('[data-live-stream]') !== null")
-    page.wait_for_timeout(300)
+    # The stream is open once the page's first check (sent when it opens) is answered: wait
+    # for it, so that it is not counted later as a check the idle page sent.
+    with page.expect_response(lambda response: _is_check(response.url)):
+        page.goto(url + path)
     return page
 
 

@@ -1,8 +1,9 @@
 """The stream a page's live element follows (components/live.html, apps/core/push.py)."""
 
 from django import template
-from django.core.handlers.asgi import ASGIRequest
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
+
+from apps.core.push import streams_served
 
 register = template.Library()
 
@@ -13,7 +14,7 @@ def live_stream_url(context, live_url: str) -> str:
     "home_changes" its "home_stream"), with the same arguments. Empty under a WSGI server (no
     stream there: the page polls) or when the check has no stream."""
     request = context.get("request")
-    if not isinstance(request, ASGIRequest) or not live_url:
+    if request is None or not streams_served(request) or not live_url:
         return ""
     try:
         match = resolve(live_url)
