@@ -229,7 +229,13 @@ class Phones:
             last = time.perf_counter()
             told = self.received[number][-1][0]
             if check is None:  # the table view: a pushed version fetches its region at once
-                status, html = await self.get(number, region, target)
+                shown = f"?shown={version}" if version else ""
+                status, html = await self.get(number, region + shown, target)
+                if status == 200:
+                    version = re.search(r"\?v=(\w+)", html).group(1)
+                    if int(version) < int(told.rpartition(":")[2]):
+                        pending.set()  # served a render a little older: again, paced
+                    told = f"{told.rpartition(':')[0]}:{version}"  # what the page shows
             else:
                 status, html = await self.get(number, f"{check}?v={version}")
                 if status == 200:
