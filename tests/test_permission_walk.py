@@ -29,14 +29,11 @@ from apps.accounts.models import User
 from apps.campaigns.models import Campaign, Membership, Role
 from apps.campaigns.services import campaign_create, log_add
 from apps.characters.models import Character, EwSheet
-from apps.demo.services import (
-    AETHORIA_DEMO_CAMPAIGN,
-    EW_DEMO_CAMPAIGN,
-    create_demo_accounts,
-    create_demo_table,
-)
+from apps.demo.services import create_demo_accounts, create_demo_table
 from apps.encounters import services as encounter_services
 from apps.encounters.models import Encounter
+from apps.systems.aethoria.demo import DEMO_CAMPAIGN as AETHORIA_DEMO_CAMPAIGN
+from apps.systems.ew.demo import DEMO_CAMPAIGN as EW_DEMO_CAMPAIGN
 from tests.accounts.factories import UserFactory
 from tests.encounters.factories import add_player, ew_fighter
 

@@ -250,39 +250,3 @@ class HouseRulesForm(forms.Form):
                 error.field if error.field in self.fields else None, rules_message(error)
             )
         return cleaned
-
-
-class ResolutionGridForm(forms.Form):
-    """The EW NA × ND grid, one number per cell; the rules engine checks the whole grid."""
-
-    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.campaign = campaign
-        table = campaign.house().table
-        self.size = len(table.grid)
-        for na, row in enumerate(table.grid):
-            for nd, score in enumerate(row):
-                self.fields[f"c{na}_{nd}"] = forms.IntegerField(
-                    label=f"NA {na} / ND {nd}",
-                    initial=score,
-                    min_value=ew.SCORE_MIN,
-                    max_value=ew.SCORE_MAX,
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-                )
-
-    def rows(self):
-        """Bound fields row by row (NA), for the template."""
-        return [(na, [self[f"c{na}_{nd}"] for nd in range(self.size)]) for na in range(self.size)]
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        if self.errors:
-            return cleaned
-        grid = [[cleaned[f"c{na}_{nd}"] for nd in range(self.size)] for na in range(self.size)]
-        data = self.campaign.house().to_dict()
-        data["resolution_grid"] = grid
-        try:
-            self.house = ew.EwHouseRules.from_dict(data)
-        except RulesError as error:
-            self.add_error(None, rules_message(error))
-        return cleaned

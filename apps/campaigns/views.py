@@ -34,7 +34,6 @@ from .forms import (
     ImportForm,
     JoinForm,
     LogEntryForm,
-    ResolutionGridForm,
 )
 from .models import Campaign, LogEntry, Membership, Role
 
@@ -369,9 +368,10 @@ def campaign_house_rules(request: HtmxHttpRequest, campaign_id: int) -> HttpResp
 def campaign_grid(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """The resolution table (a system whose rules have one), one editable cell per NA × ND."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
-    if not system_of(campaign).has_resolution_grid:
+    system = system_of(campaign)
+    if not system.has_resolution_grid:
         return redirect("campaigns:house_rules", campaign.pk)
-    form = ResolutionGridForm(request.POST or None, campaign=campaign)
+    form = system.resolution_grid_form(request.POST or None, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         services.campaign_house_rules_set(campaign=campaign, house=form.house)
         messages.success(request, _("Table de résolution enregistrée."))
@@ -380,7 +380,7 @@ def campaign_grid(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
         "campaign": campaign,
         "form": form,
         "nds": range(form.size),
-        "is_default": campaign.house().resolution_grid is None,
+        "is_default": form.is_default,
     }
     return TemplateResponse(request, "campaigns/grid.html", context)
 

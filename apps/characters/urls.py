@@ -1,5 +1,7 @@
 from django.urls import path
 
+from apps.systems import all_systems
+
 from . import views
 
 app_name = "characters"
@@ -11,8 +13,6 @@ urlpatterns = [
     path("<int:character_id>/nouveautes/", views.sheet_changes, name="changes"),
     path("<int:character_id>/flux/", views.sheet_stream, name="stream"),
     path("<int:character_id>/modifier/", views.character_edit, name="edit"),
-    path("<int:character_id>/eclat/", views.eclat_spend, name="eclat_spend"),
-    path("<int:character_id>/fatigue/", views.fatigue_spend, name="fatigue_spend"),
     path("<int:character_id>/annuler/", views.own_undo, name="own_undo"),
     path("<int:character_id>/repos/", views.character_rest, name="rest"),
     path("<int:character_id>/notes/", views.character_notes, name="notes"),
@@ -22,4 +22,6 @@ urlpatterns = [
     path("<int:character_id>/supprimer/", views.character_delete, name="delete"),
     path("<int:character_id>/xp/", views.xp_spend, name="xp_spend"),
     path("<int:character_id>/xp/<int:entry_id>/annuler/", views.xp_undo, name="xp_undo"),
+    # Each game system's own spends from a sheet (``apps/systems/<code>/urls.py``).
+    *(route for system in all_systems() for route in system.sheet_urlpatterns()),
 ]

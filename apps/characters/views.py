@@ -1,4 +1,5 @@
-"""Character pages: creation wizards, the sheet, spends from the sheet, rest, XP."""
+"""Character pages: the creation wizard of the campaign's system, the sheet and the helpers
+every sheet action answers with (a system's own spends: its folder), rest, XP."""
 
 from __future__ import annotations
 
@@ -12,12 +13,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.campaigns.access import get_campaign_for_user
 from apps.campaigns.models import Role
-from apps.compendium.models import EwSpecialty
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
 from apps.core.push import open_stream, topic
 from apps.core.refusals import rules_message
-from apps.rules import ew
 from apps.rules.errors import InvalidCreation, RulesError
 from apps.systems import system_of
 
@@ -25,8 +24,6 @@ from . import fights, services
 from .access import get_character_for_user, require_gm
 from .forms import (
     AssignForm,
-    EclatSpendForm,
-    FatigueSpendForm,
     NotesForm,
     RestForm,
     XpAwardForm,
@@ -203,7 +200,7 @@ def _first_error(form) -> str:
     return f"{label} : {errors[0]}" if label else errors[0]
 
 
-def _sheet_response(request: HtmxHttpRequest, character: Character, form_name: str = "", form=None):
+def sheet_response(request: HtmxHttpRequest, character: Character, form_name: str = "", form=None):
     """After an action: the refreshed sheet for htmx, else a redirect to it (the form's
     refusal then goes to the message area: the page cannot show the posted form)."""
     if not request.htmx:
@@ -220,35 +217,18 @@ def _sheet_response(request: HtmxHttpRequest, character: Character, form_name: s
     return TemplateResponse(request, "characters/sheet.html#sheet", context)
 
 
-def _refused(request, character, form, form_name, error: RulesError, field: str):
+def sheet_refusal(request, character, form, form_name, error: RulesError, field: str):
     """A rules refusal: the message next to the field, nothing changed."""
     message = rules_message(error)
     form.add_error(field if field in form.fields else None, message)
-    return _sheet_response(request, character, form_name, form)
+    return sheet_response(request, character, form_name, form)
 
 
-@require_POST
-def eclat_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
-    """EW: the owner (or the GM) spends a point d'éclat for a coup de pouce du destin."""
-    character = get_character_for_user(request, character_id, write=True)
-    if "eclat" not in system_of(character.campaign).sheet_actions:
-        raise Http404("This system has no points d'éclat.")
-    form = EclatSpendForm(request.POST)
-    if not form.is_valid() or form.asks_confirmation:
-        return _sheet_with_form(request, character, "eclat_form", form)
-    try:
-        services.eclat_spend(character=character, by=request.user, note=form.cleaned_data["note"])
-    except RulesError as error:
-        form.add_error("note", rules_message(error))
-        return _sheet_with_form(request, character, "eclat_form", form)
-    return _sheet_response(request, character)
-
-
-def _sheet_with_form(request: HtmxHttpRequest, character: Character, form_name: str, form):
+def sheet_with_form(request: HtmxHttpRequest, character: Character, form_name: str, form):
     """A form to fix or to confirm, on the sheet: without htmx the whole page with it (a
     redirect could not show it), nothing changed."""
     if request.htmx:
-        return _sheet_response(request, character, form_name, form)
+        return sheet_response(request, character, form_name, form)
     context = sheet_context(request, character)
     context[form_name] = form
     return TemplateResponse(request, "characters/sheet.html", context)
@@ -261,33 +241,12 @@ def own_undo(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     entry = services.own_undoable(character, request.user)
     if entry is None:
         messages.error(request, _("Plus rien à annuler ici : voyez avec le MJ."))
-        return _sheet_response(request, character)
+        return sheet_response(request, character)
     try:
         services.table_action_undo(entry=entry, by=request.user)
     except services.UndoRefused as error:
         messages.error(request, error.message)
-    return _sheet_response(request, character)
-
-
-@require_POST
-def fatigue_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
-    """Aethoria: the owner (or the GM) pays 1 to 3 fatigue points for extra dice."""
-    character = get_character_for_user(request, character_id, write=True)
-    if "fatigue" not in system_of(character.campaign).sheet_actions:
-        raise Http404("This system has no fatigue dice.")
-    form = FatigueSpendForm(request.POST)
-    if not form.is_valid():
-        return _sheet_response(request, character, "fatigue_form", form)
-    try:
-        services.fatigue_spend(
-            character=character,
-            kind=form.cleaned_data["kind"],
-            count=form.cleaned_data["count"],
-            by=request.user,
-        )
-    except RulesError as error:
-        return _refused(request, character, form, "fatigue_form", error, "count")
-    return _sheet_response(request, character)
+    return sheet_response(request, character)
 
 
 @require_POST
@@ -300,7 +259,7 @@ def character_notes(request: HtmxHttpRequest, character_id: int) -> HttpResponse
         character.campaign.touch()
         if not request.htmx:
             messages.success(request, _("Fiche enregistrée."))
-    return _sheet_response(request, character, "notes_form", None if form.is_valid() else form)
+    return sheet_response(request, character, "notes_form", None if form.is_valid() else form)
 
 
 @require_POST
@@ -311,7 +270,7 @@ def character_rest(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     form = RestForm(request.POST)
     if form.is_valid():
         services.character_rest(character=character, by=request.user, **form.cleaned_data)
-    return _sheet_response(request, character)
+    return sheet_response(request, character)
 
 
 @require_POST
@@ -325,7 +284,7 @@ def character_reveal(request: HtmxHttpRequest, character_id: int) -> HttpRespons
         character.revealed = not character.revealed
         character.save(update_fields=["revealed"])
         character.campaign.touch()
-    return _sheet_response(request, character)
+    return sheet_response(request, character)
 
 
 @require_POST
@@ -344,7 +303,7 @@ def character_assign(request: HtmxHttpRequest, character_id: int) -> HttpRespons
             _("%(character)s est maintenant joué par %(player)s.")
             % {"character": character.name, "player": form.cleaned_data["player"].display_name},
         )
-    return _sheet_response(request, character, "assign_form", form)
+    return sheet_response(request, character, "assign_form", form)
 
 
 @require_POST
@@ -414,55 +373,17 @@ def xp_award(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     )
 
 
-def spend_options(character: Character) -> list[tuple[str, str]]:
-    """Every improvement the character may buy now, with its XP cost (the engine's)."""
-    sheet = character.ew
-    house = character.campaign.house()
-    balance = character.xp_balance()
-    options = []
-
-    def add(value: str, improvement: services.Improvement, label: str) -> None:
-        try:
-            cost, _record = services.xp_cost(sheet, improvement, house)
-        except RulesError:
-            return  # at the limit: not offered
-        short = _(" (XP insuffisants)") if cost > balance else ""
-        options.append((value, f"{label} — {cost} XP{short}"))
-
-    for name in ew.CHARACTERISTICS:
-        value = getattr(sheet, name)
-        label = f"{ew.CHARACTERISTIC_LABELS[name]} {value} → {value + 1}"
-        add(f"characteristic:{name}", services.Improvement("characteristic", name=name), label)
-    levels = {r.specialty_id: r.level for r in sheet.specialties.all()}
-    for specialty in EwSpecialty.objects.all():
-        level = levels.get(specialty.pk, 0)
-        label = f"{specialty.name} {level} → {level + 1}"
-        add(
-            f"specialty:{specialty.pk}",
-            services.Improvement("specialty", target_id=specialty.pk),
-            label,
-        )
-    for rank in sheet.powers.select_related("power"):
-        label = f"{rank.power.name} {rank.level} → {rank.level + 1}"
-        add(f"power:{rank.power_id}", services.Improvement("power", target_id=rank.power_id), label)
-    if sheet.eclat < sheet.eclat_max:
-        label = _("Racheter 1 point d'éclat (%(now)s → %(next)s)") % {
-            "now": sheet.eclat,
-            "next": sheet.eclat + 1,
-        }
-        add("eclat:1", services.Improvement("eclat", count=1), label)
-    return options
-
-
 @require_http_methods(["GET", "POST"])
 def xp_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The owner buys an improvement with XP; limits and costs from the rules engine."""
     character = get_character_for_user(request, character_id, write=True)
     system = system_of(character.campaign)
-    if not system.spends_xp:
+    costs = system.xp_costs()
+    if costs is None:
         messages.info(request, system.no_xp_costs)
         return redirect("characters:detail", character.pk)
-    form = XpSpendForm(request.POST or None, options=spend_options(character))
+    options = costs.options(character.sheet, character.campaign.house(), character.xp_balance())
+    form = XpSpendForm(request.POST or None, costs=costs, options=options)
     if request.method == "POST" and form.is_valid():
         try:
             services.xp_spend(
@@ -503,4 +424,4 @@ def xp_undo(request: HtmxHttpRequest, character_id: int, entry_id: int) -> HttpR
             messages.success(request, _("Dépense annulée, XP rendus."))
         else:
             messages.success(request, _("Gain annulé, XP repris."))
-    return _sheet_response(request, character)
+    return sheet_response(request, character)

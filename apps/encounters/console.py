@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,8 +38,14 @@ from .services import (
 
 LOG_LINES = 60
 TABLE_BODY = "encounters/table.html#table-body"
-# A version's region is asked for within seconds of the step; older ones just age out.
+# The latest region of a fight, kept while phones may follow it.
 TABLE_BODY_SECONDS = 300
+# A region a phone asks for again is served from the last render while younger than this,
+# if that render is not older than what the phone shows: a GM stepping without pause then
+# costs a few renders a second, not one per phone (each phone refreshes at its own moment,
+# so each would see a version of its own). The phone then still knows it is behind (it was
+# told of the newer version) and refreshes again, paced, until it shows the latest.
+TABLE_BODY_REUSE_SECONDS = 0.25
 
 
 @dataclass
@@ -394,24 +401,36 @@ def _for_players(event: Event, hidden: set[int]) -> Event:
     return Event(kind=event.kind, round=event.round, data=data)
 
 
-def players_table_body(request, encounter: Encounter) -> str:
+def players_table_body(request, encounter: Encounter, shown: int | None = None) -> str:
     """The players' #table-body, rendered once per version and language in each process.
     Every player of an encounter sees the same region (hidden combatants left out, NPCs as
     words; nothing of the viewer in it), so 100 phones refreshing after a step cost one
-    render. The caller has checked the viewer may see it; the GM's view never comes from here."""
+    render. ``shown``: the version the asking page shows (a render younger than
+    ``TABLE_BODY_REUSE_SECONDS`` and not older than it is served again). The caller has
+    checked the viewer may see it; the GM's view never comes from here."""
     key = _table_body_key(request, encounter)
-    html = cache.get(key)
-    if html is None:
-        html = render_to_string(TABLE_BODY, table_context(request, encounter), request=request)
-        cache.set(key, html, TABLE_BODY_SECONDS)
+    versions = (encounter.version, encounter.campaign.version)
+    now = time.monotonic()
+    cached = cache.get(key)
+    if cached is not None:
+        rendered, rendered_at, html = cached
+        if rendered == versions or (
+            shown is not None
+            and rendered[0] >= shown
+            and now - rendered_at < TABLE_BODY_REUSE_SECONDS
+        ):
+            return html
+    html = render_to_string(TABLE_BODY, table_context(request, encounter), request=request)
+    cache.set(key, (versions, now, html), TABLE_BODY_SECONDS)
     return html
 
 
 def _table_body_key(request, encounter: Encounter) -> str:
-    """Everything the region's HTML depends on. The encounter's version moves with every
-    step and every sheet change of its fighters (``SheetFights.follow``); the campaign's and
-    its house rules (the health words) are added as they can change without it; the server
-    kind decides whether the region carries the stream's element (``live_stream_url``)."""
+    """Everything the region's HTML depends on but its versions (kept with it): the
+    encounter's moves with every step and every sheet change of its fighters
+    (``SheetFights.follow``), the campaign's with what can change without it; its house
+    rules (the health words) and the server kind (whether the region carries the stream's
+    element, ``live_stream_url``) are in the key."""
     campaign = encounter.campaign
     house = json.dumps(campaign.house_rules, sort_keys=True).encode()
     return ":".join(
@@ -419,8 +438,6 @@ def _table_body_key(request, encounter: Encounter) -> str:
         for part in (
             "table-body",
             encounter.pk,
-            encounter.version,
-            campaign.version,
             get_language(),
             "streamed" if streams_served(request) else "polled",
             hashlib.blake2b(house, digest_size=8).hexdigest(),

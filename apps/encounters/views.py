@@ -70,8 +70,14 @@ def encounter_table(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse
     if not is_gm:
         # The region every phone fetches after a step: one render per version (C11 holds:
         # the access check above ran for this viewer first).
-        return HttpResponse(players_table_body(request, encounter))
+        return HttpResponse(players_table_body(request, encounter, _shown(request)))
     return TemplateResponse(request, f"{TABLE}#table-body", table_context(request, encounter))
+
+
+def _shown(request: HtmxHttpRequest) -> int | None:
+    """The version the asking region shows (its own URL carries it), if it says."""
+    shown = request.GET.get("shown", "")
+    return int(shown) if shown.isdigit() else None
 
 
 def _followed_version(request: HtmxHttpRequest, encounter_id: int) -> int | None:

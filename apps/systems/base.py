@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from django.db import models
     from django.urls import URLPattern
 
+    from apps.accounts.models import User
     from apps.campaigns.models import Campaign
     from apps.characters.bars import Bar
     from apps.characters.models import Character
@@ -57,6 +58,48 @@ class RowTool:
     url_name: str  # in the ``encounters`` namespace, with the encounter's id
 
 
+class XpCosts(ABC):
+    """A system's XP costs (``GameSystem.xp_costs``): what a character may buy with XP, at
+    what price, and how a purchase changes the sheet and is taken back. The ledger (awards,
+    balance, spends and refunds) is generic: a purchase is stored as its cost and the JSON
+    record ``price`` returns, which ``apply`` and ``current_value`` read back."""
+
+    # The sheet's relations a purchase reads, joined when the sheet is locked for it.
+    sheet_relations: tuple[str, ...] = ()
+    # The compendium model of the row a purchase's record names by ``id``, by the record's
+    # ``kind`` (an export names the row instead, an import finds it again).
+    record_models: dict[str, type[models.Model]] = {}
+
+    @abstractmethod
+    def options(self, sheet, house, balance: int) -> list[tuple[str, str]]:
+        """Every improvement on offer now, as (form value, label with its cost in XP)."""
+
+    @abstractmethod
+    def improvement(self, value: str) -> Any:
+        """The improvement a form value of ``options`` names (what ``price`` takes)."""
+
+    @abstractmethod
+    def price(self, sheet, improvement, house, balance: int) -> tuple[int, dict]:
+        """Its cost in XP and the record that undoes it (JSON, with ``label``, ``from`` and
+        ``to`` once applied); raises RulesError when it is not for sale or costs more than
+        ``balance``."""
+
+    @abstractmethod
+    def apply(self, sheet, record: dict, direction: int) -> None:
+        """Apply (+1) or revert (-1) a recorded purchase on the (locked) sheet; saves it."""
+
+    @abstractmethod
+    def current_value(self, sheet, record: dict) -> int:
+        """The value a recorded purchase changed, as the sheet has it now."""
+
+
+# The optional features a class attribute switches on, and the hook each then needs.
+_FEATURE_HOOKS = (
+    ("has_resolution_grid", "resolution_grid_form"),
+    ("demo_campaign_name", "demo_campaign"),
+)
+
+
 class GameSystem(ABC):
     """A game system as the generic apps see it. Class attributes describe it; methods do
     what differs."""
@@ -83,27 +126,40 @@ class GameSystem(ABC):
     # The sheet page's sections of this system (characteristics, gear) and its spends block.
     sheet_template: str
     sheet_actions_template: str
-    # The sheet's own spends this system has ("eclat", "fatigue"): their routes answer 404
-    # on a sheet of a system without them.
-    sheet_actions: frozenset[str] = frozenset()
-    # Whether the rules price improvements in XP (the sheet then links the XP spend page),
-    # and what a player asking to spend XP is told when they do not.
-    spends_xp: bool = False
+    # What a player asking to spend XP is told when the rules price nothing in XP
+    # (``xp_costs`` is None).
     no_xp_costs: str = _(
         "Les règles de ce système ne fixent pas de coûts en XP : voyez avec le MJ."
     )
-    # Whether the house rules hold a NA × ND resolution grid (its editor then opens), and
-    # what the GM is told on asking for it when they do not.
+    # Whether the house rules hold a NA × ND resolution grid (their ``resolution_grid``, None
+    # for the default one; ``resolution_grid_form`` edits it), and what the GM is told on
+    # asking for it when they do not.
     has_resolution_grid: bool = False
     no_resolution_grid: str = _("Les règles de ce système n'ont pas de table de résolution.")
     # The creation (and edit) wizard's page.
     creation_template: str
+    # The name of the demo campaign ``manage.py demo`` makes of this system (``demo_campaign``
+    # builds it); None: the demo has no campaign of this system.
+    demo_campaign_name: str | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A feature the class attributes name must come with its hook (they have defaults,
+        not being abstract): left out, the class fails to load, as for an abstract hook."""
+        super().__init_subclass__(**kwargs)
+        for flag, hook in _FEATURE_HOOKS:
+            if getattr(cls, flag, None) and getattr(cls, hook) is getattr(GameSystem, hook):
+                raise TypeError(f"{cls.__name__} sets {flag} but does not fill {hook}().")
 
     # --- Campaigns --------------------------------------------------------------------------
 
     @abstractmethod
     def default_house_rules(self):
         """A new campaign's house rules (the rules pages' defaults, as the engine's dataclass)."""
+
+    def resolution_grid_form(self, data, *, campaign: Campaign) -> forms.Form:
+        """The grid's editor (``rows()``, ``size``, ``is_default``; once valid, the new house
+        rules as ``house``). Only asked of a system with ``has_resolution_grid``."""
+        raise NotImplementedError(f"{self.code} has no resolution grid.")
 
     # --- Characters -------------------------------------------------------------------------
 
@@ -135,6 +191,16 @@ class GameSystem(ABC):
     @abstractmethod
     def character_update(self, *, character: Character, form, by) -> None:
         """Rewrite a character's sheet from a valid edit form (InvalidCreation if not)."""
+
+    def xp_costs(self) -> XpCosts | None:
+        """The rules' XP costs, or None when they price nothing in XP: the sheet then links
+        no XP spend and a player asking is told ``no_xp_costs``. By default None."""
+        return None
+
+    @property
+    def spends_xp(self) -> bool:
+        """Whether the rules price improvements in XP (the sheet links the XP spend page)."""
+        return self.xp_costs() is not None
 
     @abstractmethod
     def copy_gear(self, source, sheet) -> None:
@@ -257,3 +323,17 @@ class GameSystem(ABC):
     @abstractmethod
     def urlpatterns(self) -> list[URLPattern]:
         """The routes of this system's console actions (in the ``encounters`` namespace)."""
+
+    def sheet_urlpatterns(self) -> list[URLPattern]:
+        """The routes of this system's own spends from a sheet (EW's point d'éclat), in the
+        ``characters`` namespace, under ``/personnages/``; each answers 404 on a character of
+        another system. By default none."""
+        return []
+
+    # --- The demo ---------------------------------------------------------------------------
+
+    def demo_campaign(self, *, gm: User, players: Sequence[User]) -> Campaign:
+        """Build the demo campaign named ``demo_campaign_name``: ``gm`` leads it, each of
+        ``players`` (the demo's, in order) joins it and plays a PC, with NPCs and a fight
+        ready to start. Only asked of a system that names a demo campaign."""
+        raise NotImplementedError(f"{self.code} names no demo campaign.")

@@ -53,19 +53,25 @@
   let pace = { spread: 0, pace: 0 };
   // A page whose live element says so (components/live.html, direct=) refreshes its regions
   // at once on a new version, without asking the check first.
+  // Such a region may come back a little older than the newest version told (the server
+  // serves a fresh render again rather than render for each phone): the page then refreshes
+  // again, paced, until it shows the newest.
+  let newestTold = null;
   const directEvent = () => {
     const live = document.querySelector("[data-live]");
     return live ? live.dataset.liveDirect : undefined;
   };
+  const behind = () => newestTold !== null && Number(shownVersion()) < newestTold;
   const refresh = () => {
     planned = null;
     if (checking) {
       again = true;
       return;
     }
-    lastRefresh = Date.now();
     if (!window.htmx) return;
     const direct = directEvent();
+    if (direct && !behind()) return;
+    lastRefresh = Date.now();
     if (direct) window.htmx.trigger(document.body, direct);
     else checkAll();
   };
@@ -93,7 +99,9 @@
       return;
     }
     // "<kind>:<id>:<version>": the page that made the change already shows it.
-    if (String(told.change).split(":")[2] === shownVersion()) return;
+    const version = String(told.change).split(":")[2];
+    if (version === shownVersion()) return;
+    newestTold = Math.max(newestTold || 0, Number(version) || 0);
     pace = { spread: Number(told.spread_ms) || 0, pace: Number(told.pace_ms) || 0 };
     refreshSoon();
   };
@@ -136,7 +144,7 @@
   document.addEventListener("htmx:afterRequest", (event) => {
     if (!isRefresh(requester(event))) return;
     checking = false;
-    if (again) {
+    if (again || (directEvent() && behind())) {
       again = false;
       refreshSoon();
     }

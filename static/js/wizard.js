@@ -1,4 +1,4 @@
-// The creation wizard, one step at a time (templates/characters/create_*.html).
+// The creation wizard, one step at a time (templates/systems/<code>/create.html).
 // Without JavaScript every step shows on one page; with it, the steps become tabs with
 // Previous/Next, and a tab is marked while a rule of its step is broken.
 "use strict";

@@ -44,6 +44,7 @@ from django.urls import reverse
 from apps.accounts.models import User
 from apps.campaigns.models import Membership, Role
 from apps.characters.models import Character
+from apps.core.push import MAX_SPREAD_MS, pace_ms
 from apps.encounters import services
 from apps.encounters.models import Encounter
 from apps.encounters.steps import bump_version
@@ -229,7 +230,13 @@ class Phones:
             last = time.perf_counter()
             told = self.received[number][-1][0]
             if check is None:  # the table view: a pushed version fetches its region at once
-                status, html = await self.get(number, region, target)
+                shown = f"?shown={version}" if version else ""
+                status, html = await self.get(number, region + shown, target)
+                if status == 200:
+                    version = re.search(r"\?v=(\w+)", html).group(1)
+                    if int(version) < int(told.rpartition(":")[2]):
+                        pending.set()  # served a render a little older: again, paced
+                    told = f"{told.rpartition(':')[0]}:{version}"  # what the page shows
             else:
                 status, html = await self.get(number, f"{check}?v={version}")
                 if status == 200:
@@ -453,11 +460,12 @@ def one_change_at_a_time(phones: Phones, encounter: Encounter, count: int = 5) -
     over ``count`` changes a quiet while apart. The phones' requests are then forgotten, so
     that the load's figures are the load's."""
     sent: dict[str, float] = {}
+    quiet = pace_ms(MAX_SPREAD_MS) / 1000 + 0.5  # longer than any pace
     for _ in range(count):
-        time.sleep(1.5)  # longer than a pace: each change is the first after a quiet spell
+        time.sleep(quiet)  # each change is the first after a quiet spell
         payloads, start = change(encounter)
         sent.update(dict.fromkeys(payloads, start))
-    time.sleep(1.5)
+    time.sleep(quiet)
     times = [at - sent[told] for told, at in phones.refreshed if told in sent]
     phones.refreshed.clear()
     phones.request_times.clear()

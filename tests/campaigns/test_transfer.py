@@ -15,6 +15,7 @@ from apps.encounters import services as encounter_services
 from apps.encounters.models import Combatant, Encounter, Event
 from apps.systems.aethoria import specials as aethoria_specials
 from apps.systems.ew import combat as ew_services
+from apps.systems.ew.xp import Improvement
 from tests.accounts.factories import UserFactory
 from tests.compendium.factories import (
     AethoriaArmourPieceFactory,
@@ -53,15 +54,13 @@ def _ew_fight(campaign, gm, player, *, extra_npcs=0, steps=True):
     )
     spend = character_services.xp_spend(
         character=brandon,
-        improvement=character_services.Improvement(
-            "specialty", target_id=sheet.specialties.get().specialty_id
-        ),
+        improvement=Improvement("specialty", target_id=sheet.specialties.get().specialty_id),
         by=player,
     )
     character_services.xp_spend_undo(entry=spend, by=gm)
     character_services.xp_spend(
         character=brandon,
-        improvement=character_services.Improvement("characteristic", name="men"),
+        improvement=Improvement("characteristic", name="men"),
         by=player,
     )
     log_add(campaign=campaign, text="Arrivée à Port-Sel.", by=gm)

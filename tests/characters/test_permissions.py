@@ -9,6 +9,8 @@ from django.urls import reverse
 
 from apps.characters import services
 from apps.characters.live import sheet_fingerprint
+from apps.systems.ew.sheet_spend import eclat_spend
+from apps.systems.ew.xp import Improvement
 from tests.characters.factories import CharacterFactory, NpcFactory, XpEntryFactory
 
 pytestmark = pytest.mark.django_db
@@ -24,9 +26,9 @@ def world(campaign, aethoria_campaign, gm, player, other_player):
     pc = CharacterFactory(campaign=campaign, owner=player)
     XpEntryFactory(character=pc, amount=20)
     spend = services.xp_spend(
-        character=pc, improvement=services.Improvement("characteristic", name="men"), by=player
+        character=pc, improvement=Improvement("characteristic", name="men"), by=player
     )
-    services.eclat_spend(character=pc, by=player, note="Un coup de chance")
+    eclat_spend(character=pc, by=player, note="Un coup de chance")
     return {
         "campaign": campaign,
         "pc": pc,

@@ -1,21 +1,16 @@
 """The sheet and what can be done from it: spends, rest, reveal, copies, XP."""
 
-import re
-
 import pytest
 from django.urls import reverse
 
 from apps.campaigns.models import Campaign, LogEntry
-from apps.characters import services
 from apps.characters.models import (
     AethoriaSheet,
     Character,
     EwSheet,
     EwSpecialtyRank,
     XpEntry,
-    XpKind,
 )
-from apps.rules.errors import InvalidImprovement, NotEnoughXp
 from tests.characters.factories import (
     AethoriaSkillFactory,
     CharacterFactory,
@@ -143,85 +138,7 @@ def test_aethoria_armour_says_its_locations_in_words(client, aethoria_pc, player
     assert "torse 1, bras droit 1" in page and "right_arm" not in page
 
 
-# --- Éclat and fatigue ------------------------------------------------------------------------
-
-
-def test_the_owner_spends_a_point_d_eclat_with_htmx(client, pc, player, campaign):
-    client.force_login(player)
-    before = version(campaign)
-    url = reverse("characters:eclat_spend", args=[pc.pk])
-    # The reason first: the sheet asks for a confirmation, nothing spent yet.
-    response = client.post(url, {"note": "la porte cède"}, **HTMX)
-    assert response.status_code == 200
-    assert "Dépenser 1 point d'éclat pour « la porte cède » ? Il vous en restera 2." in (
-        response.text
-    )
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 3 and not LogEntry.objects.exists()
-    response = client.post(url, {"note": "la porte cède", "confirmed": "1"}, **HTMX)
-    assert response.status_code == 200
-    assert response.text.lstrip().startswith('<article id="sheet"')
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 2
-    assert "la porte cède" in LogEntry.objects.get().text
-    assert version(campaign) > before
-
-
-def test_a_spend_without_its_reason_is_refused_next_to_the_field(client, pc, player):
-    client.force_login(player)
-    url = reverse("characters:eclat_spend", args=[pc.pk])
-    response = client.post(url, {"note": "", "confirmed": "1"}, **HTMX)
-    assert re.search(r'id="err-note"[^>]*><p class="field-error">Dites pour quoi', response.text)
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 3 and not LogEntry.objects.exists()
-
-
-def test_without_htmx_the_confirmation_is_a_page_then_the_spend_redirects(client, pc, player):
-    client.force_login(player)
-    url = reverse("characters:eclat_spend", args=[pc.pk])
-    response = client.post(url, {"note": "la porte cède"})
-    assert response.status_code == 200 and "Oui, dépenser" in response.text
-    assert "<html" in response.text and EwSheet.objects.get(pk=pc.pk).eclat == 3
-    response = client.post(url, {"note": "la porte cède", "confirmed": "1"})
-    assert response["Location"] == reverse("characters:detail", args=[pc.pk])
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 2
-
-
-def test_no_eclat_left_is_told_next_to_the_field_and_nothing_changes(client, pc, player):
-    EwSheet.objects.filter(pk=pc.pk).update(eclat=0)
-    client.force_login(player)
-    url = reverse("characters:eclat_spend", args=[pc.pk])
-    response = client.post(url, {"note": "encore", "confirmed": "1"}, **HTMX)
-    assert response.status_code == 200
-    assert response.context["eclat_form"].errors["note"]
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 0
-    assert not LogEntry.objects.exists()
-
-
-def test_the_owner_spends_fatigue(client, aethoria_pc, player):
-    client.force_login(player)
-    url = reverse("characters:fatigue_spend", args=[aethoria_pc.pk])
-    response = client.post(url, {"kind": "mental", "count": 2}, **HTMX)
-    assert response.status_code == 200
-    assert AethoriaSheet.objects.get(pk=aethoria_pc.pk).fatigue_mental == 8
-
-
-@pytest.mark.parametrize(
-    ("data", "left"), [({"kind": "physical", "count": 3}, 2), ({"kind": "mental", "count": 4}, 10)]
-)
-def test_more_fatigue_than_available_or_allowed_is_refused(client, aethoria_pc, player, data, left):
-    AethoriaSheet.objects.filter(pk=aethoria_pc.pk).update(fatigue_physical=2)
-    client.force_login(player)
-    url = reverse("characters:fatigue_spend", args=[aethoria_pc.pk])
-    response = client.post(url, data, **HTMX)
-    assert response.status_code == 200
-    assert response.context["fatigue_form"].errors
-    sheet = AethoriaSheet.objects.get(pk=aethoria_pc.pk)
-    assert (sheet.fatigue_physical, sheet.fatigue_mental) == (2, 10)
-
-
-def test_a_forged_spend_on_another_players_character_is_refused(client, pc, other_player):
-    client.force_login(other_player)
-    response = client.post(reverse("characters:eclat_spend", args=[pc.pk]), **HTMX)
-    assert response.status_code == 403
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 3
+# --- Rest, copies, reveal (each system's own spends: tests/systems/<code>/) ------------
 
 
 def test_the_gm_rests_a_character(client, pc, gm):
@@ -302,115 +219,6 @@ def test_an_award_to_a_character_of_another_campaign_is_refused(client, campaign
     response = client.post(reverse("characters:xp_award", args=[campaign.pk]), data)
     assert response.context["form"].errors["characters"]
     assert not XpEntry.objects.exists()
-
-
-def test_the_owner_raises_a_characteristic_with_xp(client, pc, player):
-    XpEntryFactory(character=pc, amount=10)
-    client.force_login(player)
-    url = reverse("characters:xp_spend", args=[pc.pk])
-    assert "PHY 8 → 9 — 9 XP" in client.get(url).text
-    response = client.post(url, {"improvement": "characteristic:phy"})
-    assert response.status_code == 302
-    sheet = EwSheet.objects.get(pk=pc.pk)
-    # PV follow PHY: both pools grow by 3.
-    assert (sheet.phy, sheet.superficial_left, sheet.lethal_left) == (9, 27, 27)
-    assert pc.xp_balance() == 1
-
-
-def test_a_specialty_costs_the_new_level_times_the_archetype_factor(pc, player):
-    XpEntryFactory(character=pc, amount=6)
-    entry = services.xp_spend(
-        character=pc,
-        improvement=services.Improvement("specialty", target_id=pc.pistol.pk),
-        by=player,
-    )
-    assert entry.amount == -6  # level 3 x com factor 2
-    assert pc.ew.specialties.get().level == 3
-
-
-def test_xp_beyond_the_balance_is_refused_next_to_the_field(client, pc, player):
-    XpEntryFactory(character=pc, amount=5)
-    client.force_login(player)
-    response = client.post(
-        reverse("characters:xp_spend", args=[pc.pk]), {"improvement": "characteristic:phy"}
-    )
-    assert response.status_code == 200
-    assert "9 XP" in str(response.context["form"].errors["improvement"])
-    assert EwSheet.objects.get(pk=pc.pk).phy == 8
-    assert XpEntry.objects.count() == 1
-
-
-def test_a_characteristic_at_its_maximum_is_not_for_sale(pc, player):
-    EwSheet.objects.filter(pk=pc.pk).update(phy=10, superficial_left=30, lethal_left=30)
-    pc.refresh_from_db()
-    XpEntryFactory(character=pc, amount=50)
-    with pytest.raises(InvalidImprovement):
-        services.xp_spend(
-            character=Character.objects.get(pk=pc.pk),
-            improvement=services.Improvement("characteristic", name="phy"),
-            by=player,
-        )
-    assert EwSheet.objects.get(pk=pc.pk).phy == 10
-
-
-def test_two_spends_at_once_cannot_overdraw(pc, player):
-    XpEntryFactory(character=pc, amount=9)
-    improvement = services.Improvement("characteristic", name="phy")
-    services.xp_spend(character=pc, improvement=improvement, by=player)
-    with pytest.raises(NotEnoughXp):
-        services.xp_spend(character=pc, improvement=improvement, by=player)
-    assert EwSheet.objects.get(pk=pc.pk).phy == 9
-
-
-def test_the_gm_undoes_a_spend(client, pc, player, gm):
-    XpEntryFactory(character=pc, amount=10)
-    spend = services.xp_spend(
-        character=pc, improvement=services.Improvement("characteristic", name="phy"), by=player
-    )
-    client.force_login(gm)
-    response = client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]), **HTMX)
-    assert response.status_code == 200
-    sheet = EwSheet.objects.get(pk=pc.pk)
-    assert (sheet.phy, sheet.superficial_left) == (8, 24)
-    assert pc.xp_balance() == 10
-    refund = XpEntry.objects.get(kind=XpKind.REFUND)
-    assert refund.cancels == spend
-    # A second undo of the same spend changes nothing.
-    client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]))
-    assert XpEntry.objects.filter(kind=XpKind.REFUND).count() == 1
-    assert pc.xp_balance() == 10
-
-
-def test_a_new_specialty_bought_then_undone_disappears(pc, player, gm):
-    XpEntryFactory(character=pc, amount=10)
-    lore = EwSpecialtyFactory(name="Histoire", field="con")
-    spend = services.xp_spend(
-        character=pc, improvement=services.Improvement("specialty", target_id=lore.pk), by=player
-    )
-    assert pc.ew.specialties.get(specialty=lore).level == 1
-    services.xp_spend_undo(entry=spend, by=gm)
-    assert not pc.ew.specialties.filter(specialty=lore).exists()
-
-
-def test_a_player_cannot_undo_a_spend(client, pc, player):
-    XpEntryFactory(character=pc, amount=10)
-    spend = (
-        services.xp_spend(
-            character=pc, improvement=services.Improvement("eclat", count=1), by=player
-        )
-        if False
-        else None
-    )
-    EwSheet.objects.filter(pk=pc.pk).update(eclat=2)
-    spend = services.xp_spend(
-        character=Character.objects.get(pk=pc.pk),
-        improvement=services.Improvement("eclat", count=1),
-        by=player,
-    )
-    client.force_login(player)
-    response = client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]))
-    assert response.status_code == 403
-    assert EwSheet.objects.get(pk=pc.pk).eclat == 3
 
 
 def test_the_owner_writes_notes_and_never_sees_the_gm_notes(client, pc, player, gm):

@@ -11,6 +11,8 @@ from apps.encounters import services as encounter_services
 from apps.encounters.models import Encounter
 from apps.rules import ew
 from apps.systems.ew.combat import AttackChoice, ew_attack
+from apps.systems.ew.sheet_spend import eclat_spend
+from apps.systems.ew.xp import Improvement
 from tests.accounts.factories import UserFactory
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 
@@ -110,7 +112,7 @@ def test_her_own_wounds_wake_the_sheet(table):
 @pytest.mark.parametrize(
     "change",
     [
-        pytest.param(lambda t: services.eclat_spend(character=t["pc"], by=t["player"]), id="eclat"),
+        pytest.param(lambda t: eclat_spend(character=t["pc"], by=t["player"]), id="eclat"),
         pytest.param(lambda t: services.character_rest(character=t["pc"], by=t["gm"]), id="rest"),
         pytest.param(
             lambda t: services.xp_award(
@@ -138,7 +140,7 @@ def test_an_xp_spend_and_its_undo_each_wake_the_sheet(table):
     sheet = Sheet(table)
     spend = services.xp_spend(
         character=table["pc"],
-        improvement=services.Improvement("characteristic", name="men"),
+        improvement=Improvement("characteristic", name="men"),
         by=table["player"],
     )
     assert sheet.has_news()

@@ -13,6 +13,9 @@ from apps.campaigns import transfer
 from apps.campaigns.models import Campaign, LogEntry
 from apps.characters import services
 from apps.characters.models import AethoriaSheet, EwSheet, XpEntry
+from apps.systems.aethoria.sheet_spend import fatigue_spend
+from apps.systems.ew.sheet_spend import eclat_spend
+from apps.systems.ew.xp import Improvement
 from tests.characters.factories import CharacterFactory, XpEntryFactory
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +39,7 @@ def _undo(client, entry):
 
 
 def test_the_gm_gives_back_a_point_d_eclat_from_the_log(client, campaign, pc, gm, player):
-    services.eclat_spend(character=pc, by=player, note="Un coup de chance")
+    eclat_spend(character=pc, by=player, note="Un coup de chance")
     assert EwSheet.objects.get(pk=pc.pk).eclat == 2
     entry = _action(campaign)
     assert entry.changes == [
@@ -65,7 +68,7 @@ def test_the_gm_gives_back_a_point_d_eclat_from_the_log(client, campaign, pc, gm
 def test_an_undone_action_is_refused_next_to_its_line_and_changes_nothing(
     client, campaign, pc, gm, player
 ):
-    services.eclat_spend(character=pc, by=player)
+    eclat_spend(character=pc, by=player)
     entry = _action(campaign)
     client.force_login(gm)
     _undo(client, entry)
@@ -80,9 +83,9 @@ def test_an_undone_action_is_refused_next_to_its_line_and_changes_nothing(
 def test_an_action_whose_values_changed_since_waits_for_the_later_one(
     client, campaign, pc, gm, player
 ):
-    services.eclat_spend(character=pc, by=player, note="premier")
+    eclat_spend(character=pc, by=player, note="premier")
     first = _action(campaign)
-    services.eclat_spend(character=pc, by=player, note="second")
+    eclat_spend(character=pc, by=player, note="second")
     second = _action(campaign)
     client.force_login(gm)
     response = _undo(client, first)
@@ -108,7 +111,7 @@ def test_a_rest_is_undone_back_to_the_wounds(client, campaign, pc, gm):
 def test_aethoria_fatigue_spent_from_the_sheet_is_given_back(client, aethoria_campaign, player, gm):
     pc = CharacterFactory(campaign=aethoria_campaign, owner=player)
     before = AethoriaSheet.objects.get(pk=pc.pk).fatigue_mental
-    services.fatigue_spend(character=pc, kind="mental", count=2, by=player)
+    fatigue_spend(character=pc, kind="mental", count=2, by=player)
     assert AethoriaSheet.objects.get(pk=pc.pk).fatigue_mental == before - 2
     client.force_login(gm)
     _undo(client, _action(aethoria_campaign))
@@ -116,7 +119,7 @@ def test_aethoria_fatigue_spent_from_the_sheet_is_given_back(client, aethoria_ca
 
 
 def test_notes_have_no_undo_and_players_see_no_undo_button(client, campaign, pc, gm, player):
-    services.eclat_spend(character=pc, by=player)
+    eclat_spend(character=pc, by=player)
     note = LogEntry.objects.create(campaign=campaign, text="Arrivée au port.", author=gm)
     client.force_login(gm)
     response = _undo(client, note)
@@ -129,7 +132,7 @@ def test_notes_have_no_undo_and_players_see_no_undo_button(client, campaign, pc,
 
 
 def test_an_undo_without_htmx_goes_back_to_the_campaign_page(client, campaign, pc, gm, player):
-    services.eclat_spend(character=pc, by=player)
+    eclat_spend(character=pc, by=player)
     entry = _action(campaign)
     client.force_login(gm)
     url = reverse("campaigns:log_undo", args=[campaign.pk, entry.pk])
@@ -165,7 +168,7 @@ def test_an_award_already_spent_cannot_be_taken_back(client, campaign, pc, gm, p
         campaign=campaign, characters=[pc], amount=10, reason="Acte I", by=gm
     )
     services.xp_spend(
-        character=pc, improvement=services.Improvement("characteristic", name="men"), by=player
+        character=pc, improvement=Improvement("characteristic", name="men"), by=player
     )
     balance = pc.xp_balance()
     client.force_login(gm)
@@ -187,7 +190,7 @@ def test_a_refund_line_cannot_itself_be_cancelled(client, campaign, pc, gm):
 
 
 def test_a_table_action_survives_export_and_can_be_undone_in_the_copy(campaign, pc, gm, player):
-    services.eclat_spend(character=pc, by=player)
+    eclat_spend(character=pc, by=player)
     document = json.loads(json.dumps(transfer.campaign_export(campaign)))
     [line] = [row for row in document["log"] if row["changes"]]
     assert line["changes"][0]["pk"] == "c1" and line["undone"] is False
@@ -208,7 +211,7 @@ def test_a_file_from_before_table_undo_still_imports(campaign, pc, gm):
 
 
 def test_a_crafted_log_change_outside_the_characters_refuses_the_import(campaign, pc, gm, player):
-    services.eclat_spend(character=pc, by=player)
+    eclat_spend(character=pc, by=player)
     document = json.loads(json.dumps(transfer.campaign_export(campaign)))
     [line] = [row for row in document["log"] if row["changes"]]
     line["changes"][0]["field"] = "campaign"
@@ -243,7 +246,7 @@ def test_a_player_takes_back_their_own_mis_tap_from_the_sheet(client, campaign, 
 def test_only_the_latest_action_and_only_its_author_and_only_for_a_while(
     client, campaign, pc, gm, player
 ):
-    services.eclat_spend(character=pc, by=player)
+    eclat_spend(character=pc, by=player)
     own = reverse("characters:own_undo", args=[pc.pk])
     client.force_login(gm)
     assert own not in client.get(reverse("characters:detail", args=[pc.pk])).text
@@ -261,7 +264,7 @@ def test_only_the_latest_action_and_only_its_author_and_only_for_a_while(
 
 
 def test_no_undo_is_offered_for_a_character_deleted_since(client, campaign, pc, gm, player):
-    services.eclat_spend(character=pc, by=player)
+    eclat_spend(character=pc, by=player)
     entry = _action(campaign)
     undo_url = reverse("campaigns:log_undo", args=[campaign.pk, entry.pk])
     client.force_login(gm)

@@ -11,10 +11,10 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.campaigns.models import Campaign
-from apps.characters.services import eclat_spend
 from apps.core.push import MAX_SPREAD_MS, MIN_PACE_MS, pace_ms, spread_ms
 from apps.encounters import services
 from apps.encounters.models import Encounter
+from apps.systems.ew.sheet_spend import eclat_spend
 from tests.accounts.factories import UserFactory
 from tests.asgi_server import Stream, serve_asgi, session_cookie
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter

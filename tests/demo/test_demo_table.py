@@ -4,7 +4,8 @@ from django.core.management import call_command
 from apps.campaigns.models import Campaign
 from apps.characters.models import Character
 from apps.demo.models import DemoRecord
-from apps.demo.services import AETHORIA_DEMO_CAMPAIGN, EW_DEMO_CAMPAIGN
+from apps.systems.aethoria.demo import DEMO_CAMPAIGN as AETHORIA_DEMO_CAMPAIGN
+from apps.systems.ew.demo import DEMO_CAMPAIGN as EW_DEMO_CAMPAIGN
 
 pytestmark = pytest.mark.django_db
 

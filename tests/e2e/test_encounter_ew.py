@@ -138,7 +138,7 @@ def test_what_the_gm_was_typing_survives_a_player_spending_from_their_sheet(open
     """A player spends a point d'éclat on their phone mid-fight: the console reloads to show
     it, and keeps the modifier and the die face the GM had entered, odds drawn for them."""
     from apps.characters.models import Character
-    from apps.characters.services import eclat_spend
+    from apps.systems.ew.sheet_spend import eclat_spend
 
     console, _path = running_fight(open_page, "Brandon", "Ysolde")
     attack = console.locator("#ew-attack")

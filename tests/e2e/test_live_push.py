@@ -57,7 +57,7 @@ def _refreshing(request) -> bool:
     """A request a live page sends to catch up: its check, or (the table view, which skips
     the check on a pushed version) its region."""
     fetched = request.resource_type in ("xhr", "fetch")
-    return _is_check(request.url) or (fetched and request.url.endswith("/table/"))
+    return _is_check(request.url) or (fetched and "/table/" in request.url)
 
 
 def _phone(browser, url, user, path, checks):
@@ -106,7 +106,7 @@ def test_the_phone_follows_the_gm_by_push_and_catches_up_after_a_cut(browser, as
     expect(table.locator(".status-line")).to_contain_text("pause")
     table.wait_for_timeout(1200)
     assert 1 <= len(table_checks) <= 2, [request.url for request in table_checks]
-    assert all(request.url.endswith("/table/") for request in table_checks)
+    assert all("/table/" in request.url for request in table_checks)
     services.encounter_resume(encounter_id=encounter.pk, version=None, by=gm)
     expect(table.locator(".status-line")).not_to_contain_text("pause")
 

@@ -9,13 +9,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from apps.demo.services import (
-    DEMO_ACCOUNTS,
-    EW_DEMO_CAMPAIGN,
-    create_demo_accounts,
-    create_demo_table,
-)
+from apps.demo.services import DEMO_ACCOUNTS, create_demo_accounts, create_demo_table
 from apps.encounters.models import Encounter
+from apps.systems.ew.demo import DEMO_CAMPAIGN as EW_DEMO_CAMPAIGN
 from tests.e2e.conftest import screenshot
 from tests.e2e.test_login import log_in
 

@@ -8,10 +8,10 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.characters.models import Character
-from apps.characters.services import eclat_spend
 from apps.encounters import services
 from apps.encounters.models import Encounter
 from apps.encounters.steps import StaleVersion, lock_encounter
+from apps.systems.ew.sheet_spend import eclat_spend
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

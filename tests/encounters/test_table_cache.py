@@ -49,9 +49,19 @@ def renders(monkeypatch):
     return count
 
 
-def _region(client, encounter, user):
+def _region(client, encounter, user, shown=None):
     client.force_login(user)
-    return client.get(reverse("encounters:table", args=[encounter.pk]), **HTMX)
+    query = {} if shown is None else {"shown": shown}
+    return client.get(reverse("encounters:table", args=[encounter.pk]), query, **HTMX)
+
+
+def _rename_garnier(fight, name: str) -> int:
+    """A step that changes what the region shows; the encounter's new version."""
+    Character.objects.filter(pk=fight["garnier"].pk).update(name=name)
+    with transaction.atomic():
+        encounter = Encounter.objects.get(pk=fight["encounter"].pk)
+        bump_version(encounter)
+    return encounter.version
 
 
 def test_every_player_gets_one_render_per_version(client, fight, renders):
@@ -95,7 +105,9 @@ def test_the_gm_never_gets_the_cached_players_region(client, fight, monkeypatch)
     monkeypatch.setattr(console, "_table_body_key", recorded)
     encounter, player = fight["encounter"], fight["players"][0]
     _region(client, encounter, player)
-    cache.set(keys[0], "<p>from the cache</p>")  # whoever gets this text got it from there
+    versions, rendered_at, _html = cache.get(keys[0])
+    # Whoever gets this text got it from there.
+    cache.set(keys[0], (versions, rendered_at, "<p>from the cache</p>"))
     assert _region(client, encounter, player).text == "<p>from the cache</p>"
     assert "from the cache" not in _region(client, encounter, fight["gm"]).text
     assert len(keys) == 2  # the two players' requests; the GM's view never looked
@@ -127,3 +139,56 @@ def test_a_cached_refresh_costs_two_queries(client, fight, django_assert_num_que
     # user, encounter with campaign and the viewer's role; the region from the cache.
     with django_assert_num_queries(2):
         client.get(table, **HTMX)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The cache's clock, moved by hand (seconds)."""
+    now = [1000.0]
+    monkeypatch.setattr(console.time, "monotonic", lambda: now[0])
+    return now
+
+
+def test_a_fresh_render_serves_a_phone_showing_no_newer_version(client, fight, renders, clock):
+    """The GM stepping without pause: a phone asking within a quarter of a second of the last
+    render, and showing that render's version or older, gets it again; it was told of the
+    newer version and asks again, paced (static/js/live.js)."""
+    encounter, player = fight["encounter"], fight["players"][0]
+    encounter.refresh_from_db()
+    shown = encounter.version
+    first = _region(client, encounter, player, shown=shown)
+    _rename_garnier(fight, "Commissaire Garnier")
+    clock[0] += console.TABLE_BODY_REUSE_SECONDS / 2
+    again = _region(client, encounter, player, shown=shown)
+    assert again.text == first.text and len(renders) == 1
+    # A quarter of a second later, the same phone gets the new version.
+    clock[0] += console.TABLE_BODY_REUSE_SECONDS
+    assert "Commissaire Garnier" in _region(client, encounter, player, shown=shown).text
+    assert len(renders) == 2
+
+
+def test_a_phone_never_goes_back_to_an_older_render(client, fight, renders, clock):
+    encounter, player = fight["encounter"], fight["players"][0]
+    _region(client, encounter, player)
+    newer = _rename_garnier(fight, "Commissaire Garnier")
+    # This phone already shows the newer version (from another process, say): no reuse.
+    assert "Commissaire Garnier" in _region(client, encounter, player, shown=newer).text
+    assert len(renders) == 2
+
+
+def test_a_page_that_does_not_say_what_it_shows_gets_the_current_version(
+    client, fight, renders, clock
+):
+    encounter, player = fight["encounter"], fight["players"][0]
+    _region(client, encounter, player)
+    _rename_garnier(fight, "Commissaire Garnier")
+    for shown in (None, "abc", "-1"):
+        assert "Commissaire Garnier" in _region(client, encounter, player, shown=shown).text
+    assert len(renders) == 2
+
+
+def test_the_region_carries_the_version_it_shows_in_its_url(client, fight):
+    encounter, player = fight["encounter"], fight["players"][0]
+    region = _region(client, encounter, player).text
+    encounter.refresh_from_db()
+    assert f"?shown={encounter.version}" in region

@@ -41,3 +41,15 @@ def test_a_system_missing_a_hook_cannot_be_made():
 
 def test_a_system_filling_every_hook_can():
     assert isinstance(EwSystem(), GameSystem)
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "hook"),
+    [
+        ("has_resolution_grid", True, "resolution_grid_form"),
+        ("demo_campaign_name", "Démo", "demo_campaign"),
+    ],
+)
+def test_a_feature_named_without_its_hook_cannot_load(flag, value, hook):
+    with pytest.raises(TypeError, match=hook):
+        type("HalfDone", (EwSystem,), {flag: value, hook: getattr(GameSystem, hook)})

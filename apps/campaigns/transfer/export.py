@@ -80,9 +80,10 @@ def campaign_export(campaign: Campaign) -> dict:
         .order_by("pk")
     )
     xp_keys = {x.pk: f"x{i}" for i, x in enumerate(xp_entries, 1)}
+    system = system_of(campaign)
     improved: dict[type[models.Model], set] = {}
     for x in xp_entries:
-        if model := _improved(x.improvement):
+        if model := _improved(x.improvement, system):
             improved.setdefault(model, set()).add(x.improvement["id"])
     improved_names = {
         model: dict(model.objects.filter(pk__in=ids).values_list("pk", "name"))
@@ -91,7 +92,7 @@ def campaign_export(campaign: Campaign) -> dict:
 
     def xp_scalars(x: XpEntry) -> dict:
         data = _scalars(x)
-        if model := _improved(x.improvement):
+        if model := _improved(x.improvement, system):
             data["improvement"] = {
                 **x.improvement,
                 "id": improved_names[model].get(x.improvement["id"]),
@@ -122,7 +123,6 @@ def campaign_export(campaign: Campaign) -> dict:
         return keys[kind].get(pk)
 
     memberships = campaign.memberships.select_related("user").order_by("joined_at", "pk")
-    system = system_of(campaign)
     return {
         "format": FORMAT,
         "version": VERSION,

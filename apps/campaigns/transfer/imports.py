@@ -66,7 +66,7 @@ def _wanted_references(document: dict, system: GameSystem) -> dict[type[models.M
         for key, _related, _rank_model, field, model, _value in ranks:
             wanted.setdefault(model, set()).update(row[field] for row in sheet[key])
     for row in document["xp"]:
-        if model := _improved(row["improvement"]):
+        if model := _improved(row["improvement"], system):
             wanted.setdefault(model, set()).add(row["improvement"]["id"])
     return wanted
 
@@ -187,7 +187,7 @@ def _import(document: dict, by: User) -> ImportReport:
     users = {by.username: by}
     _import_members(document["members"], report, by)
     character_ids = _import_characters(document["characters"], report, system, found, by)
-    _import_xp(document["xp"], character_ids, found, users)
+    _import_xp(document["xp"], character_ids, found, users, system)
     _import_log(document["log"], report.campaign, character_ids, users)
     _import_encounters(document["encounters"], report.campaign, character_ids, users)
     return report
@@ -269,12 +269,16 @@ def _import_characters(
 
 
 def _import_xp(
-    rows: list[dict], character_ids: dict[str, int], found: dict, users: dict[str, User]
+    rows: list[dict],
+    character_ids: dict[str, int],
+    found: dict,
+    users: dict[str, User],
+    system: GameSystem,
 ) -> None:
     xp_ids: dict[str, XpEntry] = {}
     for row in rows:
         values = _load_scalars(XpEntry, row)
-        if model := _improved(values["improvement"]):
+        if model := _improved(values["improvement"], system):
             values["improvement"] = {
                 **values["improvement"],
                 "id": found[model][values["improvement"]["id"]].pk,

@@ -12,8 +12,8 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.utils.dateparse import parse_datetime
 
-from apps.compendium import models as compendium
 from apps.systems import sheet_models
+from apps.systems.base import GameSystem
 
 FORMAT = "tablee-campaign"
 VERSION = 1
@@ -33,13 +33,13 @@ def change_keys() -> dict[str, str]:
 # Keys of the encounters' JSON whose integer values are ids.
 ID_FIELDS = {"combatant": "combatant", "aim_target": "combatant", "character": "character"}
 
-# XP spends record the compendium row they improved by id (to undo them): named instead.
-IMPROVED = {"specialty": compendium.EwSpecialty, "power": compendium.EwPower}
 
-
-def _improved(entry: dict) -> type[models.Model] | None:
-    if isinstance(entry, dict) and "id" in entry:
-        return IMPROVED.get(entry.get("kind"))
+def _improved(entry: dict, system: GameSystem) -> type[models.Model] | None:
+    """The compendium model of the row an XP spend's record names by id (to undo it), as the
+    system's XP costs say: the document names that row instead."""
+    costs = system.xp_costs()
+    if costs is not None and isinstance(entry, dict) and "id" in entry:
+        return costs.record_models.get(entry.get("kind"))
     return None
 
 

@@ -1,5 +1,6 @@
-"""Pools spent and restored outside a fight (éclat, fatigue, a rest), their undo from the
-sheet or the log, and a character deleted."""
+"""Pools restored outside a fight (a rest; each system's own spends from a sheet are in its
+folder and record themselves here), their undo from the sheet or the log, and a character
+deleted."""
 
 from __future__ import annotations
 
@@ -12,15 +13,10 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User
 from apps.campaigns.models import LogEntry
 from apps.core.changes import changed_since, write_back
-from apps.rules import aethoria, ew
 from apps.systems import all_systems, system_of
 
 from .. import fights
-from ..models import (
-    AethoriaSheet,
-    Character,
-    EwSheet,
-)
+from ..models import Character
 from .journal import log_line
 
 # --- Pools ------------------------------------------------------------------------------------
@@ -60,11 +56,12 @@ def _pool_fields() -> dict[type, tuple[str, ...]]:
     return {system.sheet_model(): system.summary_pool_fields for system in all_systems()}
 
 
-def _pools_of(sheet) -> dict[str, int]:
+def pools_of(sheet) -> dict[str, int]:
+    """The sheet's pools a table action may change, as they are now (its ``before``)."""
     return {name: getattr(sheet, name) for name in _pool_fields()[type(sheet)]}
 
 
-def _changes(sheet: EwSheet | AethoriaSheet, before: dict[str, int]) -> list[dict]:
+def _changes(sheet, before: dict[str, int]) -> list[dict]:
     """What an action changed on the sheet since ``before``, recorded as an encounter step
     records its changes, for the GM's undo from the session log."""
     return [
@@ -80,45 +77,14 @@ def _changes(sheet: EwSheet | AethoriaSheet, before: dict[str, int]) -> list[dic
     ]
 
 
-@transaction.atomic
-def eclat_spend(*, character: Character, by: User, note: str = "") -> int:
-    """Spend 1 point d'éclat (a "coup de pouce du destin"); returns the points left.
-
-    Raises InvalidEclatSpend when none is left. A rescue of a failed roll is spent from the
-    encounter console, where the roll is.
-    """
-    fights.follow([character.pk])
-    sheet = EwSheet.objects.select_for_update().get(pk=character.pk)
-    before = _pools_of(sheet)
-    spend = ew.spend_coup_de_pouce(sheet.eclat, note)
-    sheet.eclat = spend.after
-    sheet.save(update_fields=["eclat"])
-    text = _("%(name)s dépense un point d'éclat") % {"name": character.name}
-    text = f"{text}{' : ' + spend.note if spend.note else ''}."
+def table_action_record(
+    *, character: Character, sheet, before: dict[str, int], text: str, by: User
+) -> None:
+    """Write a table action's line in the session log (a spend, a rest: each system's own
+    from a sheet too), with what it changed on the sheet since ``before`` (``pools_of``),
+    which the GM's undo writes back; then open screens refresh."""
     log_line(character.campaign, text, by, changes=_changes(sheet, before))
     character.campaign.touch()
-    return sheet.eclat
-
-
-@transaction.atomic
-def fatigue_spend(*, character: Character, kind: str, count: int, by: User) -> AethoriaSheet:
-    """Pay 1 to 3 fatigue points for as many extra dice on a roll made at the table."""
-    fights.follow([character.pk])
-    sheet = AethoriaSheet.objects.select_for_update().get(pk=character.pk)
-    before = _pools_of(sheet)
-    house = character.campaign.house()
-    pools, _delta = aethoria.spend_fatigue(sheet.pools(house), kind, count)
-    sheet.set_pools(pools)
-    word = _("physique") if kind == aethoria.PHYSICAL else _("mentale")
-    log_line(
-        character.campaign,
-        _("%(name)s dépense %(count)s point(s) de fatigue %(kind)s.")
-        % {"name": character.name, "count": count, "kind": word},
-        by,
-        changes=_changes(sheet, before),
-    )
-    character.campaign.touch()
-    return sheet
 
 
 @transaction.atomic
@@ -130,11 +96,10 @@ def character_rest(
     house = character.campaign.house()
     system = system_of(character.campaign)
     sheet = system.sheet_model().objects.select_for_update().get(pk=character.pk)
-    before = _pools_of(sheet)
+    before = pools_of(sheet)
     system.rest(sheet, house, health=health, resources=resources)
     text = _("%(name)s se repose.") % {"name": character.name}
-    log_line(character.campaign, text, by, changes=_changes(sheet, before))
-    character.campaign.touch()
+    table_action_record(character=character, sheet=sheet, before=before, text=text, by=by)
 
 
 class UndoRefused(Exception):

@@ -7,11 +7,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.characters.bars import Bar
-from apps.characters.forms import FatigueSpendForm
 from apps.characters.models import AethoriaSheet, AethoriaSkillRank
-from apps.characters.services import AETHORIA_BASE_CHARACTERISTICS
 from apps.rules import aethoria
 from apps.systems.base import PoolField
+
+from .creation import BASE_CHARACTERISTICS
+from .sheet_spend import FatigueSpendForm
 
 
 def health(sheet: AethoriaSheet, house: aethoria.AethoriaHouseRules) -> str:
@@ -43,7 +44,7 @@ def sheet_context(sheet: AethoriaSheet, house: aethoria.AethoriaHouseRules) -> d
         "derived": sheet.derived(house),
         "characteristics": [
             (aethoria.CHARACTERISTIC_LABELS[name], getattr(sheet, name))
-            for name in AETHORIA_BASE_CHARACTERISTICS
+            for name in BASE_CHARACTERISTICS
         ],
         "short_labels": True,
         "skills": list(sheet.skills.select_related("skill")),

@@ -14,6 +14,8 @@ from . import (
     bleeding,
     console,
     creation,
+    creation_forms,
+    demo,
     effects,
     fighters,
     log,
@@ -44,8 +46,8 @@ class AethoriaSystem(GameSystem):
     sheet_relations = ("aethoria__domain", "aethoria__god", "aethoria__shield")
     sheet_template = "systems/aethoria/_sheet.html"
     sheet_actions_template = "systems/aethoria/_sheet_actions.html"
-    sheet_actions = frozenset({"fatigue"})
-    creation_template = "characters/create_aethoria.html"
+    creation_template = "systems/aethoria/create.html"
+    demo_campaign_name = demo.DEMO_CAMPAIGN
 
     def default_house_rules(self) -> aethoria.AethoriaHouseRules:
         return aethoria.AethoriaHouseRules()
@@ -60,10 +62,10 @@ class AethoriaSystem(GameSystem):
         return sheet.sheet_context(sheet_, house)
 
     def creation_form(self, data, *, campaign, npc: bool):
-        return creation.creation_form(data, campaign=campaign, npc=npc)
+        return creation_forms.AethoriaCreationForm(data, campaign=campaign, npc=npc)
 
     def edit_form(self, data, *, character):
-        return creation.edit_form(data, character=character)
+        return creation_forms.AethoriaEditForm(data, character=character)
 
     def character_create(self, *, campaign, form, owner, is_template: bool):
         return creation.character_create(
@@ -72,6 +74,9 @@ class AethoriaSystem(GameSystem):
 
     def character_update(self, *, character, form, by) -> None:
         creation.character_update(character=character, form=form, by=by)
+
+    def demo_campaign(self, *, gm, players):
+        return demo.demo_campaign(gm=gm, players=players)
 
     def copy_gear(self, source, sheet_) -> None:
         sheet.copy_gear(source, sheet_)
@@ -168,6 +173,9 @@ class AethoriaSystem(GameSystem):
 
     def urlpatterns(self) -> list:
         return urls.urlpatterns
+
+    def sheet_urlpatterns(self) -> list:
+        return urls.sheet_urlpatterns
 
 
 AETHORIA = AethoriaSystem()

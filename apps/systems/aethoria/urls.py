@@ -1,8 +1,9 @@
-"""The routes of the Aethoria console actions, in the ``encounters`` namespace."""
+"""The routes of the Aethoria console actions, in the ``encounters`` namespace, and of its
+sheet's own spend, in the ``characters`` namespace."""
 
 from django.urls import path
 
-from . import views
+from . import sheet_spend, views
 
 P = "<int:encounter_id>/aethoria/"
 urlpatterns = [
@@ -19,4 +20,8 @@ urlpatterns = [
     path(f"{P}attaque/fatigue/", views.aethoria_attack_fatigue, name="aethoria_attack_fatigue"),
     path(f"{P}viser/hors-d-atteinte/", views.aethoria_aim_lost, name="aethoria_aim_lost"),
     path(f"{P}saignement/", views.aethoria_treat_bleeding, name="aethoria_treat_bleeding"),
+]
+
+sheet_urlpatterns = [
+    path("<int:character_id>/fatigue/", sheet_spend.sheet_fatigue_spend, name="fatigue_spend"),
 ]

@@ -7,10 +7,11 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from apps.characters.bars import Bar
-from apps.characters.forms import EclatSpendForm
 from apps.characters.models import EwPowerRank, EwSheet, EwSpecialtyRank
 from apps.rules import ew
 from apps.systems.base import PoolField
+
+from .sheet_spend import EclatSpendForm
 
 # The rules engine names the specialty levels in French (ew.SPECIALTY_LABELS); the sheet shows
 # them in the viewer's language.

@@ -10,7 +10,7 @@ from apps.compendium.models import EwResolutionTable
 from apps.rules import ew
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, creation, log, sheet, transfer, urls
+from . import console, creation, creation_forms, demo, grid, log, sheet, transfer, urls, xp
 from .state import FighterState
 
 
@@ -32,16 +32,18 @@ class EwSystem(GameSystem):
     sheet_relations = ("ew__archetype", "ew__armour")
     sheet_template = "systems/ew/_sheet.html"
     sheet_actions_template = "systems/ew/_sheet_actions.html"
-    sheet_actions = frozenset({"eclat"})
-    spends_xp = True
     has_resolution_grid = True
-    creation_template = "characters/create_ew.html"
+    creation_template = "systems/ew/create.html"
+    demo_campaign_name = demo.DEMO_CAMPAIGN
 
     def default_house_rules(self) -> ew.EwHouseRules:
         """The rules' defaults, with the admin's default resolution grid when it is not the
         formula's."""
         table = ew.ResolutionTable.from_grid(EwResolutionTable.default_grid())
         return ew.EwHouseRules(resolution_grid=None if table.is_default() else table.grid)
+
+    def resolution_grid_form(self, data, *, campaign) -> grid.ResolutionGridForm:
+        return grid.ResolutionGridForm(data, campaign=campaign)
 
     def health(self, sheet_, house) -> str:
         return sheet.health(sheet_.pools())
@@ -53,10 +55,10 @@ class EwSystem(GameSystem):
         return sheet.sheet_context(sheet_, house)
 
     def creation_form(self, data, *, campaign, npc: bool):
-        return creation.creation_form(data, campaign=campaign, npc=npc)
+        return creation_forms.EwCreationForm(data, campaign=campaign, npc=npc)
 
     def edit_form(self, data, *, character):
-        return creation.edit_form(data, character=character)
+        return creation_forms.EwEditForm(data, character=character)
 
     def character_create(self, *, campaign, form, owner, is_template: bool):
         return creation.character_create(
@@ -65,6 +67,12 @@ class EwSystem(GameSystem):
 
     def character_update(self, *, character, form, by) -> None:
         creation.character_update(character=character, form=form, by=by)
+
+    def demo_campaign(self, *, gm, players):
+        return demo.demo_campaign(gm=gm, players=players)
+
+    def xp_costs(self) -> xp.EwXpCosts:
+        return xp.EW_XP_COSTS
 
     def copy_gear(self, source, sheet_) -> None:
         sheet.copy_gear(source, sheet_)
@@ -146,6 +154,9 @@ class EwSystem(GameSystem):
 
     def urlpatterns(self) -> list:
         return urls.urlpatterns
+
+    def sheet_urlpatterns(self) -> list:
+        return urls.sheet_urlpatterns
 
 
 EW = EwSystem()

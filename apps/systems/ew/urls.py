@@ -1,8 +1,9 @@
-"""The routes of the EW-System console actions, in the ``encounters`` namespace."""
+"""The routes of the EW-System console actions, in the ``encounters`` namespace, and of its
+sheet's own spend, in the ``characters`` namespace."""
 
 from django.urls import path
 
-from . import views
+from . import sheet_spend, views
 
 P = "<int:encounter_id>/ew/"
 urlpatterns = [
@@ -13,4 +14,8 @@ urlpatterns = [
     path(f"{P}posture/", views.ew_stance, name="ew_stance"),
     path(f"{P}eclat/", views.ew_eclat, name="ew_eclat"),
     path(f"{P}coup-de-pouce/", views.ew_coup_de_pouce, name="ew_coup_de_pouce"),
+]
+
+sheet_urlpatterns = [
+    path("<int:character_id>/eclat/", sheet_spend.sheet_eclat_spend, name="eclat_spend"),
 ]

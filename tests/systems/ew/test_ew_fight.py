@@ -8,6 +8,7 @@ from django.urls import reverse
 from apps.characters import services as character_services
 from apps.encounters.models import Encounter, Event, Status
 from apps.encounters.steps import EncounterError, check_not_changed_outside
+from apps.systems.ew.sheet_spend import eclat_spend
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 
 pytestmark = pytest.mark.django_db
@@ -589,7 +590,7 @@ def test_a_spend_of_another_pool_does_not_block_the_undo(table):
     b, y = start(table)
     client, encounter, player = table["client"], table["encounter"], table["brandon"].owner
     post(client, "ew_attack", encounter, attack_data(b, y, 1, 10))
-    character_services.eclat_spend(character=table["brandon"], by=player)
+    eclat_spend(character=table["brandon"], by=player)
     post(client, "undo", encounter)
     assert encounter.events.get(kind="ew_attack").undone
     assert sheets(table)[0][2] == 2  # Brandon's point d'éclat stays spent

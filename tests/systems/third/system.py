@@ -7,7 +7,7 @@ from apps.characters.bars import Bar
 from apps.encounters.services import load_combatants
 from apps.systems.base import GameSystem, InitiativeResult, PoolField
 
-from . import services, urls
+from . import demo, services, urls
 from .forms import CoupForm, ThirdCreationForm
 from .models import ThirdSheet
 from .rules import ThirdHouseRules
@@ -31,6 +31,7 @@ class ThirdSystem(GameSystem):
     creation_template = "systems/third/create.html"
     no_xp_costs = "Le Troisième ne vend rien contre de l'XP."
     no_resolution_grid = "Le Troisième joue sans table."
+    demo_campaign_name = demo.DEMO_CAMPAIGN
 
     def default_house_rules(self) -> ThirdHouseRules:
         return ThirdHouseRules()
@@ -59,6 +60,9 @@ class ThirdSystem(GameSystem):
 
     def character_update(self, *, character, form, by) -> None:
         raise NotImplementedError  # not part of the proof
+
+    def demo_campaign(self, *, gm, players):
+        return demo.demo_campaign(gm=gm, players=players)
 
     def copy_gear(self, source, sheet) -> None:
         pass  # no gear

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.urls import reverse
 
 from apps.campaigns.models import Campaign
@@ -178,3 +179,14 @@ def test_the_generic_pages_serve_a_third_systems_campaign(client, third_system):
     # Ana fought: the sheet asks the encounters app, which names the fight that holds her.
     refused = client.post(reverse("characters:delete", args=[ana.pk])).content.decode()
     assert "Duel" in refused and Character.objects.filter(pk=ana.pk).exists()
+
+
+def test_the_demo_makes_a_campaign_of_every_system_that_has_one(third_system, settings):
+    settings.DEBUG = True  # the demo is for development
+    call_command("demo")
+    campaign = Campaign.objects.get(system="third")
+    assert campaign.name == third_system.demo_campaign_name
+    assert Campaign.objects.count() == 3  # EW's and Aethoria's as ever
+    pcs = Character.objects.for_campaign(campaign).pcs()
+    assert sorted(pc.owner.username for pc in pcs) == ["alice", "bruno"]
+    assert Encounter.objects.get(campaign=campaign).combatants.count() == 3
