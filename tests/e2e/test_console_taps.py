@@ -214,6 +214,7 @@ def test_aethoria_changed_target_and_defence_in_four_taps_50_ms_apart(open_page,
 @pytest.mark.parametrize("viewport", AETHORIA_SIZES)
 def test_aethoria_stale_click_says_someone_acted_first(open_page, viewport):
     console, encounter = aethoria_fight(open_page, viewport)
+    console.evaluate("document.querySelectorAll('[data-live]').forEach((e) => e.remove())")
     other = console.context.new_page()
     other.goto(console.url)
     other.locator("#next-turn").click()
