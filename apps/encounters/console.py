@@ -364,10 +364,11 @@ def table_context(request, encounter: Encounter) -> dict:
             # An NPC's numbers never reach a player's screen: words only.
             row.bars, row.notes = [], []
     hidden = {c.pk for c in everyone if c.hidden}
+    pcs = {c.pk for c in everyone if c.character.is_pc}
     return {
         "encounter": encounter,
         "rows": rows,
-        "lines": table_lines(encounter, hidden),
+        "lines": table_lines(encounter, hidden, pcs),
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
     }
 
@@ -380,9 +381,10 @@ NOT_FOR_TABLE = ("undo", "redo")
 FIGHTER_LISTS = ("initiative", "arrivals", "bled")
 
 
-def table_lines(encounter: Encounter, hidden: set[int]) -> list[LogLine]:
+def table_lines(encounter: Encounter, hidden: set[int], pcs: set[int]) -> list[LogLine]:
     """The last few actions in words, as the players may read them: public steps not undone,
-    none naming a hidden fighter (one query)."""
+    none naming a hidden fighter, an NPC's wounds without their numbers (one query). ``pcs``:
+    the fighters known as PCs; any other target is taken for an NPC."""
     events = (
         encounter.events.filter(public=True, undone=False)
         .exclude(kind__in=NOT_FOR_TABLE)
@@ -390,14 +392,17 @@ def table_lines(encounter: Encounter, hidden: set[int]) -> list[LogLine]:
         .exclude(target_id__in=hidden)
         .order_by("-sequence")[:TABLE_LINES]
     )
-    return [LogLine(event, describe(_for_players(event, hidden))) for event in events]
+    system = system_of(encounter.campaign)
+    return [LogLine(event, describe(_for_players(event, hidden, pcs, system))) for event in events]
 
 
-def _for_players(event: Event, hidden: set[int]) -> Event:
+def _for_players(event: Event, hidden: set[int], pcs: set[int], system) -> Event:
     data = dict(event.data)
     for key in FIGHTER_LISTS:
         if isinstance(data.get(key), list):
             data[key] = [row for row in data[key] if row.get("combatant") not in hidden]
+    if event.target_id is not None and event.target_id not in pcs:
+        data = system.npc_target_for_players(data)
     return Event(kind=event.kind, round=event.round, data=data)
 
 

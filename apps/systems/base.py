@@ -311,6 +311,12 @@ class GameSystem(ABC):
     ) -> dict[str, Any]:
         """The actions panel's other context (odds of the default attack, offers...)."""
 
+    def npc_target_for_players(self, data: dict) -> dict:
+        """An event's data as the players' table reads it when its target is an NPC: what
+        the wound tells of the NPC (its exact damage, its armour) left out, the state words
+        kept. The GM's log keeps everything."""
+        return data
+
     def house_rule_words(self) -> dict[str, dict[str, str]]:
         """{house rule: {stored key: words}} for the keys the settings page would otherwise
         show as they are stored ("short", "right_arm"); typed back, either is understood."""

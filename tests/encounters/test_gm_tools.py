@@ -10,6 +10,7 @@ from django.urls import reverse
 from apps.characters.models import Character, EwSheet
 from apps.encounters import services
 from apps.encounters.models import Combatant, Encounter, Event
+from apps.systems.ew.combat import AttackChoice, ew_attack
 from tests.accounts.factories import UserFactory
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 
@@ -292,3 +293,36 @@ def test_without_htmx_a_tool_goes_back_to_the_console(client, table):
     response = _post(client, table, "combatant_correct_pool", data, garnier.pk, htmx=False)
     assert response.status_code == 302
     assert EwSheet.objects.get(pk=table["garnier"].pk).superficial_left == 24
+
+
+def test_the_players_read_what_became_of_an_npc_not_its_points(client):
+    """An NPC's exact wounds are the GM's (product spec §2.6: NPCs as words): the players'
+    last actions say it was hit and what became of it, a PC's wounds keep their numbers."""
+    campaign = campaign_with_gm("ew")
+    gm = campaign.memberships.get().user
+    player = add_player(campaign)
+    brandon = ew_fighter(campaign, "Brandon", owner=player)
+    garnier = ew_fighter(campaign, "Garnier")
+    encounter = Encounter.objects.create(campaign=campaign, name="Rixe")
+    services.combatants_add(encounter_id=encounter.pk, characters=[brandon, garnier])
+    faces = {c.pk: 10 if c.character_id == brandon.pk else 1 for c in encounter.combatants.all()}
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm, initiative=faces)
+    by_name = {c.character.name: c for c in encounter.combatants.select_related("character")}
+    for attacker, target in (("Brandon", "Garnier"), ("Garnier", "Brandon")):
+        choice = AttackChoice(attacker_id=by_name[attacker].pk, target_id=by_name[target].pk)
+        ew_attack(
+            encounter_id=encounter.pk, version=None, by=gm, choice=choice,
+            to_hit_face=1, damage_face=9,
+        )  # fmt: skip
+        services.encounter_next_turn(encounter_id=encounter.pk, version=None, by=gm)
+    client.force_login(player)
+    html = client.get(reverse("encounters:table", args=[encounter.pk])).text
+    lines = re.findall(r'<li class="log-line kind-ew_attack">(.*?)</li>', html, re.S)
+    on_garnier = next(line for line in lines if "attaque Garnier" in line)
+    on_brandon = next(line for line in lines if "attaque Brandon" in line)
+    assert "touché" in on_garnier and "léta" not in on_garnier
+    assert "superficiel" not in on_garnier
+    assert "léta" in on_brandon and "superficiel" in on_brandon
+    client.force_login(gm)
+    console = client.get(reverse("encounters:console", args=[encounter.pk])).text
+    assert re.search(r"Brandon attaque Garnier[^<]*?léta", console)

@@ -64,6 +64,14 @@ def location_words(location: str) -> str:
     return _(WORDS[location]) if location in WORDS else location.replace("_", " ")
 
 
+def npc_target_for_players(data: dict) -> dict:
+    """An NPC's damage and armour (RD) are the GM's: the players read where it was hit."""
+    if "blows" not in data:
+        return data
+    blows = [{k: v for k, v in blow.items() if k != "damage"} for blow in data["blows"]]
+    return {**data, "blows": blows}
+
+
 def _successes(n: int) -> str:
     return ngettext("%(n)s réussite", "%(n)s réussites", n) % {"n": n}
 

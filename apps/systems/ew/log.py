@@ -11,9 +11,20 @@ STANCES = {
 }
 
 
+def npc_target_for_players(data: dict) -> dict:
+    """The points an NPC lost are the GM's: the players read only what became of it."""
+    applied = data.get("applied")
+    if not applied:
+        return data
+    state = {"dead": applied["dead"], "unconscious": applied["unconscious"], "secret": True}
+    return {**data, "applied": state}
+
+
 def _applied(applied: dict | None) -> str:
     if not applied:
         return ""
+    if applied.get("secret"):
+        return _state_words(applied)
     parts = [
         ngettext("%(n)s superficiel", "%(n)s superficiels", applied["superficial"])
         % {"n": applied["superficial"]},
@@ -23,11 +34,15 @@ def _applied(applied: dict | None) -> str:
     text = " ; " + ", ".join(parts)
     if applied["overflow"]:
         text += " " + _("(dont %(n)s reportés des superficiels)") % {"n": applied["overflow"]}
+    return text + _state_words(applied)
+
+
+def _state_words(applied: dict) -> str:
     if applied["dead"]:
-        text += " — " + _("mort")
-    elif applied["unconscious"]:
-        text += " — " + _("sans connaissance")
-    return text
+        return " — " + _("mort")
+    if applied["unconscious"]:
+        return " — " + _("sans connaissance")
+    return ""
 
 
 def _roll_words(result: dict, success: str, failure: str) -> str:

@@ -152,6 +152,9 @@ class EwSystem(GameSystem):
     def log_writers(self) -> dict:
         return log.EW_WRITERS
 
+    def npc_target_for_players(self, data: dict) -> dict:
+        return log.npc_target_for_players(data)
+
     def urlpatterns(self) -> list:
         return urls.urlpatterns
 

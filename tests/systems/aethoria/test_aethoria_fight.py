@@ -1,6 +1,8 @@
 """An Aethoria fight driven through HTTP with typed (physical) dice, then undone to the start."""
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from apps.encounters.models import Event
 from tests.systems.aethoria.support import (
@@ -23,6 +25,32 @@ def pv(table, name):
     sheet = table[name].aethoria
     sheet.refresh_from_db()
     return sheet.pv
+
+
+def test_the_players_read_where_an_npc_was_hit_not_its_damage_or_armour(table):
+    y, b = start(table)
+    attack(
+        table,
+        y,
+        b,
+        defence="dodge",
+        attack_faces="1 3 7 9",
+        location_faces="12",
+        defence_faces="2 8 9",
+        damage_faces="1 4",
+    )
+    phone = Client()
+    phone.force_login(table["ysolde"].owner)
+    page = phone.get(reverse("encounters:table", args=[table["encounter"].pk])).text
+    line = next(part for part in page.split("<li") if "Ysolde attaque Brandon" in part)
+    assert "touché au bras droit" in line and "RD" not in line and "dégâts" not in line
+    # The GM's own log keeps every number.
+    assert "5 dégâts − RD 0 = 5 PV" in last_line_for_gm(table)
+
+
+def last_line_for_gm(table) -> str:
+    url = reverse("encounters:console", args=[table["encounter"].pk])
+    return table["client"].get(url).text
 
 
 def test_melee_attack_against_a_dodge_lands_on_the_location_and_proposes_bleeding(table):
