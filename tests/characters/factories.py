@@ -6,6 +6,7 @@ from apps.characters.models import (
     AethoriaSheet,
     Character,
     EwSheet,
+    EwSpecialtyRank,
     Kind,
     XpEntry,
     XpKind,
@@ -126,3 +127,22 @@ class XpEntryFactory(factory.django.DjangoModelFactory):
     kind = XpKind.AWARD
     amount = 5
     reason = "Fin du scénario"
+
+
+def ew_pc_with_a_pistol(campaign, player):
+    """Lysandre, an EW PC (PHY 8, PRE 6, COM factor 2) with « Arme de poing » at level 2,
+    kept as ``character.pistol``: the sheet the éclat, XP and sheet tests share."""
+    archetype = EwArchetypeFactory(com_factor=2)
+    character = CharacterFactory(
+        campaign=campaign,
+        owner=player,
+        name="Lysandre",
+        sheet__archetype=archetype,
+        sheet__phy=8,
+        sheet__pre=6,
+    )
+    rank = EwSpecialtyRank.objects.create(
+        sheet=character.ew, specialty=EwSpecialtyFactory(name="Arme de poing"), level=2
+    )
+    character.pistol = rank.specialty
+    return character

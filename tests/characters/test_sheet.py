@@ -14,10 +14,10 @@ from apps.characters.models import (
 from tests.characters.factories import (
     AethoriaSkillFactory,
     CharacterFactory,
-    EwArchetypeFactory,
     EwSpecialtyFactory,
     NpcFactory,
     XpEntryFactory,
+    ew_pc_with_a_pistol,
 )
 
 pytestmark = pytest.mark.django_db
@@ -31,20 +31,7 @@ def version(campaign) -> int:
 
 @pytest.fixture
 def pc(campaign, player):
-    archetype = EwArchetypeFactory(com_factor=2)
-    character = CharacterFactory(
-        campaign=campaign,
-        owner=player,
-        name="Lysandre",
-        sheet__archetype=archetype,
-        sheet__phy=8,
-        sheet__pre=6,
-    )
-    rank = EwSpecialtyRank.objects.create(
-        sheet=character.ew, specialty=EwSpecialtyFactory(name="Arme de poing"), level=2
-    )
-    character.pistol = rank.specialty
-    return character
+    return ew_pc_with_a_pistol(campaign, player)
 
 
 @pytest.fixture

@@ -7,8 +7,10 @@ import pytest
 from django.urls import reverse
 
 from apps.campaigns.models import Campaign, LogEntry
-from apps.characters.models import EwSheet, EwSpecialtyRank
-from tests.characters.factories import CharacterFactory, EwArchetypeFactory, EwSpecialtyFactory
+from apps.characters.models import EwSheet
+from tests.characters.factories import (
+    ew_pc_with_a_pistol,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -21,20 +23,7 @@ def version(campaign) -> int:
 
 @pytest.fixture
 def pc(campaign, player):
-    archetype = EwArchetypeFactory(com_factor=2)
-    character = CharacterFactory(
-        campaign=campaign,
-        owner=player,
-        name="Lysandre",
-        sheet__archetype=archetype,
-        sheet__phy=8,
-        sheet__pre=6,
-    )
-    rank = EwSpecialtyRank.objects.create(
-        sheet=character.ew, specialty=EwSpecialtyFactory(name="Arme de poing"), level=2
-    )
-    character.pistol = rank.specialty
-    return character
+    return ew_pc_with_a_pistol(campaign, player)
 
 
 def test_the_owner_spends_a_point_d_eclat_with_htmx(client, pc, player, campaign):

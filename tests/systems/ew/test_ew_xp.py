@@ -5,14 +5,13 @@ import pytest
 from django.urls import reverse
 
 from apps.characters import services
-from apps.characters.models import Character, EwSheet, EwSpecialtyRank, XpEntry, XpKind
+from apps.characters.models import Character, EwSheet, XpEntry, XpKind
 from apps.rules.errors import InvalidImprovement, NotEnoughXp
 from apps.systems.ew.xp import Improvement
 from tests.characters.factories import (
-    CharacterFactory,
-    EwArchetypeFactory,
     EwSpecialtyFactory,
     XpEntryFactory,
+    ew_pc_with_a_pistol,
 )
 
 pytestmark = pytest.mark.django_db
@@ -22,20 +21,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def pc(campaign, player):
-    archetype = EwArchetypeFactory(com_factor=2)
-    character = CharacterFactory(
-        campaign=campaign,
-        owner=player,
-        name="Lysandre",
-        sheet__archetype=archetype,
-        sheet__phy=8,
-        sheet__pre=6,
-    )
-    rank = EwSpecialtyRank.objects.create(
-        sheet=character.ew, specialty=EwSpecialtyFactory(name="Arme de poing"), level=2
-    )
-    character.pistol = rank.specialty
-    return character
+    return ew_pc_with_a_pistol(campaign, player)
 
 
 def test_the_owner_raises_a_characteristic_with_xp(client, pc, player):
