@@ -57,7 +57,10 @@ class Row:
     words: str
     bars: list[Bar]
     notes: list[str] = field(default_factory=list)
-    # The GM's tools of the row while the fight runs: the system's buttons, the pool form.
+    # The GM's tools of the row while the fight runs, folded under it. They load when the
+    # GM opens them (``combatant_tools``); built here only for the row that shows them open
+    # (the system's buttons, the pool correction form).
+    gm_tools: bool = False
     tools: list = field(default_factory=list)
     correction: Any = None
 
@@ -74,13 +77,16 @@ def rows_for(
     *,
     gm_tools: bool = True,
     refused=None,
+    opened: int | None = None,
 ) -> list[Row]:
     """The rows of the order list (``only``: just these combatants' rows); with
     ``gm_tools``, their tools while the fight runs (``refused``: a pool correction sent back
-    with its messages)."""
+    with its messages; ``opened``: the fighter whose tools show open)."""
     acting = acting_combatant(encounter, combatants)
     shown = [c for c in combatants if only is None or c.pk in only]
-    return fighter_rows(encounter, shown, house, acting, gm_tools=gm_tools, refused=refused)
+    return fighter_rows(
+        encounter, shown, house, acting, gm_tools=gm_tools, refused=refused, opened=opened
+    )
 
 
 def fighter_rows(
@@ -91,6 +97,7 @@ def fighter_rows(
     *,
     gm_tools: bool = True,
     refused=None,
+    opened: int | None = None,
 ) -> list[Row]:
     """The rows of these combatants, ``acting`` being the one whose turn it is (if any): a
     step that loaded only its fighters answers with their rows."""
@@ -110,8 +117,16 @@ def fighter_rows(
             )
         )
     if gm_tools and encounter.status in (Status.RUNNING, Status.PAUSED):
-        _add_row_tools(encounter, rows, refused, house)
+        _add_row_tools(encounter, rows, house, refused=refused, opened=opened)
     return rows
+
+
+def tools_row(encounter: Encounter, combatant: Combatant) -> Row:
+    """One fighter's row with its GM tools built, as ``combatant_tools`` shows them."""
+    running = encounter.status in (Status.RUNNING, Status.PAUSED)
+    acting = combatant if running and combatant.position == encounter.turn else None
+    house = encounter.campaign.house()
+    return fighter_rows(encounter, [combatant], house, acting, opened=combatant.pk)[0]
 
 
 @dataclass(frozen=True)
@@ -163,7 +178,14 @@ def console_context(
         only = step.rows(combatants, acting)
         can_undo, can_redo = _undo_redo_after(step, encounter)
     system = system_of(encounter.campaign)
-    rows = rows_for(encounter, combatants, house, only=only, refused=forms.get("correct"))
+    rows = rows_for(
+        encounter,
+        combatants,
+        house,
+        only=only,
+        refused=forms.get("correct"),
+        opened=_tools_asked(request),
+    )
     context = {
         "encounter": encounter,
         "campaign": encounter.campaign,
@@ -185,16 +207,22 @@ def console_context(
     return context
 
 
-def _add_row_tools(encounter: Encounter, rows: list[Row], refused, house) -> None:
-    """Each row's GM tools: the system's buttons, the pool correction (the refused one as
-    the GM sent it, with its messages)."""
+def _add_row_tools(encounter: Encounter, rows: list[Row], house, *, refused, opened) -> None:
+    """Each row's GM tools, folded: they load when the GM opens them, so a step's answer
+    (and the console) renders no form nobody opened — six widgets a row, most of a row's
+    cost. Built here for the row they show open in: the refused pool correction as the GM
+    sent it, with its messages, or the fighter asked for by ``opened`` (the console's
+    ``?outils=`` link, for browsers without JavaScript, and the tools' own fragment)."""
     system = system_of(encounter.campaign)
     for row in rows:
-        row.tools = system.row_tools(row.combatant, house)
+        row.gm_tools = True
         if refused is not None and refused.combatant.pk == row.combatant.pk:
             row.correction = refused
-        else:
+        elif opened == row.combatant.pk:
             row.correction = correction_form(encounter, row.combatant)
+        else:
+            continue
+        row.tools = system.row_tools(row.combatant, house)
 
 
 def correction_target(encounter: Encounter, combatant_id: int) -> Combatant | None:
@@ -274,6 +302,13 @@ def _console_forms(request, encounter: Encounter, combatants, acting, forms) -> 
             encounter, combatants, acting, forms, test_panel=_test_panel_asked(request)
         )
     return forms
+
+
+def _tools_asked(request) -> int | None:
+    """The fighter whose GM tools the console opens with (``?outils=<id>``: the link in a
+    folded row, for browsers without JavaScript), if any; a malformed value asks for none."""
+    value = request.GET.get("outils", "")
+    return int(value) if value.isdigit() else None
 
 
 def _test_panel_asked(request) -> bool:

@@ -36,6 +36,11 @@ urlpatterns = [
         name="combatant_withdraw",
     ),
     path(
+        "<int:encounter_id>/combattants/<int:combatant_id>/outils/",
+        views.combatant_tools,
+        name="combatant_tools",
+    ),
+    path(
         "<int:encounter_id>/combattants/<int:combatant_id>/corriger/",
         views.combatant_correct_pool,
         name="combatant_correct_pool",

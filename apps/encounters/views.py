@@ -7,6 +7,8 @@ from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
@@ -28,6 +30,7 @@ from .console import (
     load_console_fight,
     players_table_body,
     table_context,
+    tools_row,
 )
 from .forms import (
     AddCombatantsForm,
@@ -44,6 +47,7 @@ from .steps import EncounterError, NotTheGm, StaleVersion
 
 CONSOLE = "encounters/console.html"
 TABLE = "encounters/table.html"
+ROW_TOOLS = "encounters/_row_tools.html"
 
 
 # --- Pages -----------------------------------------------------------------------------------
@@ -490,6 +494,23 @@ def run_row_step(request, encounter_id: int, combatant_id: int, service):
 def combatant_withdraw(request: HtmxHttpRequest, encounter_id: int, combatant_id: int):
     """A fighter leaves the running fight (undoable)."""
     return run_row_step(request, encounter_id, combatant_id, tools.combatant_withdraw)
+
+
+@require_GET
+def combatant_tools(request: HtmxHttpRequest, encounter_id: int, combatant_id: int):
+    """A fighter's GM tools, loaded when the GM opens them under its row (rows come without
+    them: a step's answer builds no form nobody opened). Without htmx, the console with
+    these tools open."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if not request.htmx:
+        console = reverse("encounters:console", args=[encounter.pk])
+        return redirect(f"{console}?outils={combatant_id}#combatant-{combatant_id}")
+    combatant = correction_target(encounter, combatant_id)
+    if combatant is None or encounter.status not in (Status.RUNNING, Status.PAUSED):
+        gone = _("Ce combattant ne fait plus partie du combat.")
+        return HttpResponse(format_html('<p class="field-error">{}</p>', gone))
+    context = {"encounter": encounter, "row": tools_row(encounter, combatant)}
+    return TemplateResponse(request, f"{ROW_TOOLS}#gm-tools-body", context)
 
 
 @require_POST

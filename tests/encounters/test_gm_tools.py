@@ -73,6 +73,69 @@ def _undo(client, table):
     assert response.status_code == 200
 
 
+# --- The tools under a row, loaded when opened ---------------------------------------------------
+
+
+def _tools(client, table, combatant, **headers):
+    client.force_login(table["gm"])
+    url = reverse("encounters:combatant_tools", args=[table["encounter"].pk, combatant.pk])
+    return client.get(url, **headers)
+
+
+def _acting_and_other(table) -> tuple[Combatant, Combatant]:
+    encounter = table["encounter"]
+    acting = encounter.combatants.get(position=encounter.turn)
+    return acting, encounter.combatants.exclude(pk=acting.pk).filter(hidden=False).first()
+
+
+def test_rows_come_with_their_tools_folded_and_built_when_opened(client, table):
+    client.force_login(table["gm"])
+    console = client.get(reverse("encounters:console", args=[table["encounter"].pk])).text
+    # Every row offers its tools, none builds its form until the GM opens them.
+    assert console.count('class="gm-tools" hx-get=') == 3
+    assert "id_correct" not in console and "Retirer du combat" not in console
+    acting, other = _acting_and_other(table)
+    tools = _tools(client, table, other, **HTMX).text
+    assert f'id="id_correct{other.pk}_value"' in tools and "Retirer du combat" in tools
+    acting_tools = _tools(client, table, acting, **HTMX).text
+    assert f'id="id_correct{acting.pk}_value"' in acting_tools
+    assert "Retirer du combat" not in acting_tools  # the acting fighter ends its turn first
+
+
+def test_without_javascript_the_tools_open_in_the_console(client, table):
+    _acting, garnier = _acting_and_other(table)
+    response = _tools(client, table, garnier)
+    console = reverse("encounters:console", args=[table["encounter"].pk])
+    assert response.status_code == 302
+    assert response["Location"] == f"{console}?outils={garnier.pk}#combatant-{garnier.pk}"
+    page = client.get(response["Location"]).text
+    assert (
+        f'id="id_correct{garnier.pk}_value"' in page
+        and page.count('<details class="gm-tools" open>') == 1
+    )
+    # A malformed value opens none, and breaks nothing.
+    assert "id_correct" not in client.get(f"{console}?outils=abc").text
+
+
+def test_the_tools_of_a_fighter_gone_say_so(client, table):
+    _acting, garnier = _acting_and_other(table)
+    assert _post(client, table, "combatant_withdraw", {}, garnier.pk).status_code == 200
+    response = _tools(client, table, garnier, **HTMX)
+    assert response.status_code == 200 and "ne fait plus partie du combat" in response.text
+    assert "id_correct" not in response.text
+
+
+def test_only_the_gm_opens_a_fighters_tools(client, table):
+    garnier = _combatant(table, "garnier")
+    url = reverse("encounters:combatant_tools", args=[table["encounter"].pk, garnier.pk])
+    client.force_login(table["player"])
+    assert client.get(url, **HTMX).status_code == 403
+    client.force_login(UserFactory())
+    assert client.get(url, **HTMX).status_code == 404
+    client.logout()
+    assert "/connexion/" in client.get(url)["Location"]
+
+
 # --- Pool correction ---------------------------------------------------------------------------
 
 

@@ -71,8 +71,9 @@ def test_bleeding_stops_at_death(fight):
 def test_treat_bleeding_from_the_row_and_undo_it(client, fight):
     encounter = fight["encounter"]
     client.force_login(fight["gm"])
-    console = client.get(reverse("encounters:console", args=[encounter.pk])).text
-    assert "Soigner le saignement" in console
+    # The row's GM tools, as they load when the GM opens them.
+    tools_url = reverse("encounters:combatant_tools", args=[encounter.pk, fight["corin"].pk])
+    assert "Soigner le saignement" in client.get(tools_url, **HTMX).text
     url = reverse("encounters:aethoria_treat_bleeding", args=[encounter.pk])
     data = {"version": encounter.version, "combatant": fight["corin"].pk}
     assert client.post(url, data, **HTMX).status_code == 200
