@@ -160,7 +160,9 @@ def prefetch_gear(encounter: Encounter, combatants: Sequence[Combatant | None]) 
 
 
 def _combatants(encounter: Encounter) -> list[Combatant]:
-    return load_combatants(encounter)
+    """The fight as a start, a passed turn or an end reads it: names, pools and states, none
+    of the sheets' gear (the answer's forms load the gear of the fighters they offer)."""
+    return load_combatants(encounter, gear=False)
 
 
 def _combatant(encounter: Encounter, combatant_id: int | None) -> Combatant:

@@ -209,7 +209,7 @@ def _test(encounter) -> dict:
 @pytest.mark.parametrize(
     ("name", "data", "expected"),
     [
-        ("next_turn", dict, 15),
+        ("next_turn", dict, 13),
         ("ew_stance", _stance, 11),
         ("ew_test", _test, 13),
     ],

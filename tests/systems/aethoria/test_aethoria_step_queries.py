@@ -23,7 +23,7 @@ ATTACK = 1 + 1 + 2 + 4
 # access read, the whole fight and its forms' gear before the lock): pinned as they stand
 # (a spell and a test read no armour they do not use).
 SPECIAL = 9
-SPELL = 18
+SPELL = 16
 TEST = 18
 
 
