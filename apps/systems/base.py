@@ -93,6 +93,23 @@ class XpCosts(ABC):
         """The value a recorded purchase changed, as the sheet has it now."""
 
 
+class HouseRuleKind(ABC):
+    """How the settings page edits a house rule that is neither a number, a yes/no nor a
+    choice (``GameSystem.house_rule_kinds``): a list written as text. ``words`` are the
+    rule's stored keys shown as words (``GameSystem.house_rule_words``), typed back as
+    either. ``apps/systems/house_rules.py`` has the kinds systems share (« libellé = valeur »
+    lines, a comma-separated list)."""
+
+    @abstractmethod
+    def form_field(self, label: str, value: Any, words: dict[str, str]) -> forms.Field:
+        """The form field showing the rule's current ``value`` as text."""
+
+    @abstractmethod
+    def from_text(self, text: str, words: dict[str, str]) -> Any:
+        """The rule's value (as JSON, for ``from_dict``) from what the GM typed; raises
+        ``forms.ValidationError`` saying how to write it when it cannot be read."""
+
+
 # The optional features a class attribute switches on, and the hook each then needs.
 _FEATURE_HOOKS = (
     ("has_resolution_grid", "resolution_grid_form"),
@@ -155,6 +172,28 @@ class GameSystem(ABC):
     @abstractmethod
     def default_house_rules(self):
         """A new campaign's house rules (the rules pages' defaults, as the engine's dataclass)."""
+
+    @abstractmethod
+    def house_rule_labels(self) -> dict[str, str]:
+        """{house rule: label} of the rules the GM's settings page edits, in the page's words;
+        a rule of ``house_rules_class`` left out is not on the page (EW's resolution grid,
+        which has its own editor)."""
+
+    def house_rule_choices(self) -> dict[str, list[tuple[str, str]]]:
+        """{house rule: [(stored value, words), ...]} for the rules the settings page offers
+        as a choice among fixed values (EW's rounding). By default none."""
+        return {}
+
+    def house_rule_kinds(self) -> dict[str, HouseRuleKind]:
+        """{house rule: kind} for the rules that are neither a number, a yes/no nor a choice:
+        how the settings page writes each as text and reads it back (``HouseRuleKind``). A
+        labelled rule of that sort left out here cannot be shown. By default none."""
+        return {}
+
+    def house_rule_words(self) -> dict[str, dict[str, str]]:
+        """{house rule: {stored key: words}} for the keys the settings page would otherwise
+        show as they are stored ("short", "right_arm"); typed back, either is understood."""
+        return {}
 
     def resolution_grid_form(self, data, *, campaign: Campaign) -> forms.Form:
         """The grid's editor (``rows()``, ``size``, ``is_default``; once valid, the new house
@@ -316,11 +355,6 @@ class GameSystem(ABC):
         the wound tells of the NPC (its exact damage, its armour) left out, the state words
         kept. The GM's log keeps everything."""
         return data
-
-    def house_rule_words(self) -> dict[str, dict[str, str]]:
-        """{house rule: {stored key: words}} for the keys the settings page would otherwise
-        show as they are stored ("short", "right_arm"); typed back, either is understood."""
-        return {}
 
     @abstractmethod
     def log_writers(self) -> dict:

@@ -10,7 +10,19 @@ from apps.compendium.models import EwResolutionTable
 from apps.rules import ew
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, creation, creation_forms, demo, grid, log, sheet, transfer, urls, xp
+from . import (
+    console,
+    creation,
+    creation_forms,
+    demo,
+    grid,
+    house_rules,
+    log,
+    sheet,
+    transfer,
+    urls,
+    xp,
+)
 from .state import FighterState
 
 
@@ -41,6 +53,15 @@ class EwSystem(GameSystem):
         formula's."""
         table = ew.ResolutionTable.from_grid(EwResolutionTable.default_grid())
         return ew.EwHouseRules(resolution_grid=None if table.is_default() else table.grid)
+
+    def house_rule_labels(self) -> dict:
+        return house_rules.LABELS
+
+    def house_rule_choices(self) -> dict:
+        return house_rules.CHOICES
+
+    def house_rule_kinds(self) -> dict:
+        return house_rules.KINDS
 
     def resolution_grid_form(self, data, *, campaign) -> grid.ResolutionGridForm:
         return grid.ResolutionGridForm(data, campaign=campaign)
