@@ -113,6 +113,7 @@ class HouseRuleKind(ABC):
 # The optional features a class attribute switches on, and the hook each then needs.
 _FEATURE_HOOKS = (
     ("has_resolution_grid", "resolution_grid_form"),
+    ("has_resolution_grid", "resolution_grid_template"),
     ("demo_campaign_name", "demo_campaign"),
 )
 
@@ -148,10 +149,13 @@ class GameSystem(ABC):
     no_xp_costs: str = _(
         "Les règles de ce système ne fixent pas de coûts en XP : voyez avec le MJ."
     )
-    # Whether the house rules hold a NA × ND resolution grid (their ``resolution_grid``, None
-    # for the default one; ``resolution_grid_form`` edits it), and what the GM is told on
-    # asking for it when they do not.
+    # Whether the house rules hold a resolution grid (their ``resolution_grid``, None for the
+    # default one; ``resolution_grid_form`` edits it), and what the GM is told on asking for
+    # it when they do not.
     has_resolution_grid: bool = False
+    # With a grid, its editor's page (reads ``campaign`` and ``form``, in the rules' own
+    # words), which also holds the settings page's link to it as its ``grid-link`` partial.
+    resolution_grid_template: str | None = None
     no_resolution_grid: str = _("Les règles de ce système n'ont pas de table de résolution.")
     # The creation (and edit) wizard's page.
     creation_template: str
@@ -165,7 +169,7 @@ class GameSystem(ABC):
         super().__init_subclass__(**kwargs)
         for flag, hook in _FEATURE_HOOKS:
             if getattr(cls, flag, None) and getattr(cls, hook) is getattr(GameSystem, hook):
-                raise TypeError(f"{cls.__name__} sets {flag} but does not fill {hook}().")
+                raise TypeError(f"{cls.__name__} sets {flag} but does not fill {hook}.")
 
     # --- Campaigns --------------------------------------------------------------------------
 
@@ -196,8 +200,8 @@ class GameSystem(ABC):
         return {}
 
     def resolution_grid_form(self, data, *, campaign: Campaign) -> forms.Form:
-        """The grid's editor (``rows()``, ``size``, ``is_default``; once valid, the new house
-        rules as ``house``). Only asked of a system with ``has_resolution_grid``."""
+        """The grid's editor (what ``resolution_grid_template`` reads; once valid, the new
+        house rules as ``house``). Only asked of a system with ``has_resolution_grid``."""
         raise NotImplementedError(f"{self.code} has no resolution grid.")
 
     # --- Characters -------------------------------------------------------------------------

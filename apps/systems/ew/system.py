@@ -45,6 +45,7 @@ class EwSystem(GameSystem):
     sheet_template = "systems/ew/_sheet.html"
     sheet_actions_template = "systems/ew/_sheet_actions.html"
     has_resolution_grid = True
+    resolution_grid_template = "systems/ew/grid.html"
     creation_template = "systems/ew/create.html"
     demo_campaign_name = demo.DEMO_CAMPAIGN
 

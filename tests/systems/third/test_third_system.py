@@ -200,3 +200,15 @@ def test_the_third_systems_settings_page_shows_its_own_house_rule_labels(client,
     assert [(name, field.label) for name, field in form.fields.items()] == [
         ("coup", "Souffle qu'un coup prend")
     ]
+
+
+def test_a_system_without_a_grid_has_no_grid_page_nor_link(client, third_system):
+    gm = UserFactory()
+    client.force_login(gm)
+    campaign = campaign_create(name="Essai", system="third", gm=gm)
+    settings_url = reverse("campaigns:house_rules", args=[campaign.pk])
+    grid_url = reverse("campaigns:grid", args=[campaign.pk])
+    assert grid_url not in client.get(settings_url).content.decode()
+    # Asked for anyway, the grid sends the GM back to the house rules, as it always did.
+    response = client.get(grid_url)
+    assert response.status_code == 302 and response.url == settings_url
