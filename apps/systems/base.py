@@ -10,7 +10,7 @@ entries; the generic code never asks which system it is talking to.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -258,6 +258,13 @@ class GameSystem(ABC):
         """The sheet's compendium references for export and import:
         ((document key, model, many), ...), ((key, related name, rank model, field, model,
         value), ...)."""
+
+    def transfer_finders(self) -> dict[type[models.Model], Callable[[set], dict]]:
+        """How an import finds the compendium rows of ``transfer_refs`` (and of XP records)
+        that the document names by more than their name (EW's aptitude: its archetype's and
+        its own): {model: function(keys) -> {key: row}}, each key as the document writes it
+        (a list read as a tuple). Every other row is found by its name. By default none."""
+        return {}
 
     @abstractmethod
     def export_lookups(self) -> tuple[list[str], list]:

@@ -105,6 +105,9 @@ class EwSystem(GameSystem):
     def transfer_refs(self) -> tuple[tuple, tuple]:
         return transfer.REFS, transfer.RANKS
 
+    def transfer_finders(self) -> dict:
+        return transfer.FINDERS
+
     def export_lookups(self) -> tuple[list[str], list]:
         return transfer.export_lookups()
 
