@@ -356,17 +356,15 @@ def campaign_house_rules(request: HtmxHttpRequest, campaign_id: int) -> HttpResp
     template = "campaigns/house_rules.html"
     if request.htmx:
         template += "#house-rules-form"
-    context = {
-        "campaign": campaign,
-        "form": form,
-        "has_grid": system_of(campaign).has_resolution_grid,
-    }
+    # The system's grid page words its own link (a system without a grid has none).
+    grid = system_of(campaign).resolution_grid_template
+    context = {"campaign": campaign, "form": form, "grid_link": grid and f"{grid}#grid-link"}
     return TemplateResponse(request, template, context)
 
 
 @require_http_methods(["GET", "POST"])
 def campaign_grid(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
-    """The resolution table (a system whose rules have one), one editable cell per NA × ND."""
+    """The resolution table (a system whose rules have one), on the page the system names."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
     system = system_of(campaign)
     if not system.has_resolution_grid:
@@ -376,13 +374,8 @@ def campaign_grid(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
         services.campaign_house_rules_set(campaign=campaign, house=form.house)
         messages.success(request, _("Table de résolution enregistrée."))
         return redirect("campaigns:grid", campaign.pk)
-    context = {
-        "campaign": campaign,
-        "form": form,
-        "nds": range(form.size),
-        "is_default": form.is_default,
-    }
-    return TemplateResponse(request, "campaigns/grid.html", context)
+    context = {"campaign": campaign, "form": form}
+    return TemplateResponse(request, system.resolution_grid_template, context)
 
 
 @require_POST

@@ -10,7 +10,7 @@ entries; the generic code never asks which system it is talking to.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -93,9 +93,27 @@ class XpCosts(ABC):
         """The value a recorded purchase changed, as the sheet has it now."""
 
 
+class HouseRuleKind(ABC):
+    """How the settings page edits a house rule that is neither a number, a yes/no nor a
+    choice (``GameSystem.house_rule_kinds``): a list written as text. ``words`` are the
+    rule's stored keys shown as words (``GameSystem.house_rule_words``), typed back as
+    either. ``apps/systems/house_rules.py`` has the kinds systems share (« libellé = valeur »
+    lines, a comma-separated list)."""
+
+    @abstractmethod
+    def form_field(self, label: str, value: Any, words: dict[str, str]) -> forms.Field:
+        """The form field showing the rule's current ``value`` as text."""
+
+    @abstractmethod
+    def from_text(self, text: str, words: dict[str, str]) -> Any:
+        """The rule's value (as JSON, for ``from_dict``) from what the GM typed; raises
+        ``forms.ValidationError`` saying how to write it when it cannot be read."""
+
+
 # The optional features a class attribute switches on, and the hook each then needs.
 _FEATURE_HOOKS = (
     ("has_resolution_grid", "resolution_grid_form"),
+    ("has_resolution_grid", "resolution_grid_template"),
     ("demo_campaign_name", "demo_campaign"),
 )
 
@@ -131,10 +149,13 @@ class GameSystem(ABC):
     no_xp_costs: str = _(
         "Les règles de ce système ne fixent pas de coûts en XP : voyez avec le MJ."
     )
-    # Whether the house rules hold a NA × ND resolution grid (their ``resolution_grid``, None
-    # for the default one; ``resolution_grid_form`` edits it), and what the GM is told on
-    # asking for it when they do not.
+    # Whether the house rules hold a resolution grid (their ``resolution_grid``, None for the
+    # default one; ``resolution_grid_form`` edits it), and what the GM is told on asking for
+    # it when they do not.
     has_resolution_grid: bool = False
+    # With a grid, its editor's page (reads ``campaign`` and ``form``, in the rules' own
+    # words), which also holds the settings page's link to it as its ``grid-link`` partial.
+    resolution_grid_template: str | None = None
     no_resolution_grid: str = _("Les règles de ce système n'ont pas de table de résolution.")
     # The creation (and edit) wizard's page.
     creation_template: str
@@ -148,7 +169,7 @@ class GameSystem(ABC):
         super().__init_subclass__(**kwargs)
         for flag, hook in _FEATURE_HOOKS:
             if getattr(cls, flag, None) and getattr(cls, hook) is getattr(GameSystem, hook):
-                raise TypeError(f"{cls.__name__} sets {flag} but does not fill {hook}().")
+                raise TypeError(f"{cls.__name__} sets {flag} but does not fill {hook}.")
 
     # --- Campaigns --------------------------------------------------------------------------
 
@@ -156,9 +177,31 @@ class GameSystem(ABC):
     def default_house_rules(self):
         """A new campaign's house rules (the rules pages' defaults, as the engine's dataclass)."""
 
+    @abstractmethod
+    def house_rule_labels(self) -> dict[str, str]:
+        """{house rule: label} of the rules the GM's settings page edits, in the page's words;
+        a rule of ``house_rules_class`` left out is not on the page (EW's resolution grid,
+        which has its own editor)."""
+
+    def house_rule_choices(self) -> dict[str, list[tuple[str, str]]]:
+        """{house rule: [(stored value, words), ...]} for the rules the settings page offers
+        as a choice among fixed values (EW's rounding). By default none."""
+        return {}
+
+    def house_rule_kinds(self) -> dict[str, HouseRuleKind]:
+        """{house rule: kind} for the rules that are neither a number, a yes/no nor a choice:
+        how the settings page writes each as text and reads it back (``HouseRuleKind``). A
+        labelled rule of that sort left out here cannot be shown. By default none."""
+        return {}
+
+    def house_rule_words(self) -> dict[str, dict[str, str]]:
+        """{house rule: {stored key: words}} for the keys the settings page would otherwise
+        show as they are stored ("short", "right_arm"); typed back, either is understood."""
+        return {}
+
     def resolution_grid_form(self, data, *, campaign: Campaign) -> forms.Form:
-        """The grid's editor (``rows()``, ``size``, ``is_default``; once valid, the new house
-        rules as ``house``). Only asked of a system with ``has_resolution_grid``."""
+        """The grid's editor (what ``resolution_grid_template`` reads; once valid, the new
+        house rules as ``house``). Only asked of a system with ``has_resolution_grid``."""
         raise NotImplementedError(f"{self.code} has no resolution grid.")
 
     # --- Characters -------------------------------------------------------------------------
@@ -215,6 +258,13 @@ class GameSystem(ABC):
         """The sheet's compendium references for export and import:
         ((document key, model, many), ...), ((key, related name, rank model, field, model,
         value), ...)."""
+
+    def transfer_finders(self) -> dict[type[models.Model], Callable[[set], dict]]:
+        """How an import finds the compendium rows of ``transfer_refs`` (and of XP records)
+        that the document names by more than their name (EW's aptitude: its archetype's and
+        its own): {model: function(keys) -> {key: row}}, each key as the document writes it
+        (a list read as a tuple). Every other row is found by its name. By default none."""
+        return {}
 
     @abstractmethod
     def export_lookups(self) -> tuple[list[str], list]:
@@ -316,11 +366,6 @@ class GameSystem(ABC):
         the wound tells of the NPC (its exact damage, its armour) left out, the state words
         kept. The GM's log keeps everything."""
         return data
-
-    def house_rule_words(self) -> dict[str, dict[str, str]]:
-        """{house rule: {stored key: words}} for the keys the settings page would otherwise
-        show as they are stored ("short", "right_arm"); typed back, either is understood."""
-        return {}
 
     @abstractmethod
     def log_writers(self) -> dict:

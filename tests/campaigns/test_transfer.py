@@ -476,6 +476,37 @@ def test_a_missing_compendium_entry_refuses_the_whole_import(client, ew_campaign
     assert _counts() == before
 
 
+def _brandons_aptitude(document: dict) -> list:
+    brandon = next(c for c in document["characters"] if c["name"] == "Brandon")
+    return brandon["sheet"]["aptitudes"]
+
+
+def test_an_aptitude_is_found_by_its_archetype_and_name_as_the_system_says(client, ew_campaign):
+    """EW's transfer refs say how an aptitude is found (its name is only unique within its
+    archetype): another archetype's aptitude of the same name is not taken for it."""
+    document = transfer.campaign_export(ew_campaign["campaign"])
+    [(archetype, name)] = _brandons_aptitude(document)
+    namesake = EwAptitudeFactory(name=name)
+    client.force_login(ew_campaign["gm"])
+    assert _upload(client, json.dumps(document).encode()).status_code == 302
+    copy = Campaign.objects.exclude(pk=ew_campaign["campaign"].pk).get()
+    [aptitude] = Character.objects.get(campaign=copy, name="Brandon").ew.aptitudes.all()
+    assert (aptitude.archetype.name, aptitude.name) == (archetype, name)
+    assert aptitude != namesake
+
+
+def test_a_missing_aptitude_is_named_with_its_archetype(client, ew_campaign):
+    document = transfer.campaign_export(ew_campaign["campaign"])
+    [(archetype, _name)] = _brandons_aptitude(document)
+    _brandons_aptitude(document)[0] = [archetype, "Aptitude disparue"]
+    before = _counts()
+    client.force_login(ew_campaign["gm"])
+    response = _upload(client, json.dumps(document).encode())
+    assert response.status_code == 200
+    assert f"aptitude (EW) « {archetype} / Aptitude disparue »" in response.text
+    assert _counts() == before
+
+
 # Characters with their sheet (1) and the sheet's five kinds of compendium rows (5), the XP
 # ledger (1) and the specialties its spends improved (1), members, log, encounters,
 # combatants, events (1 each).

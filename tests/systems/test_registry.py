@@ -47,6 +47,7 @@ def test_a_system_filling_every_hook_can():
     ("flag", "value", "hook"),
     [
         ("has_resolution_grid", True, "resolution_grid_form"),
+        ("has_resolution_grid", True, "resolution_grid_template"),
         ("demo_campaign_name", "Démo", "demo_campaign"),
     ],
 )

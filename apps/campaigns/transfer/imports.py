@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
 from apps.characters.models import Character, Kind, XpEntry
-from apps.compendium import models as compendium
 from apps.encounters.models import Combatant, Encounter, Event
 from apps.systems import SYSTEMS, get_system
 from apps.systems.base import GameSystem
@@ -71,18 +70,24 @@ def _wanted_references(document: dict, system: GameSystem) -> dict[type[models.M
     return wanted
 
 
-def _resolve(wanted: dict[type[models.Model], set]) -> dict[type[models.Model], dict]:
-    """Compendium rows by natural key; refuses the import with the list of those missing."""
+def _rows_by_name(model: type[models.Model], names: set) -> dict:
+    """The compendium rows the document names by their name alone."""
+    return {row.name: row for row in model.objects.filter(name__in=names)}
+
+
+def _resolve(
+    wanted: dict[type[models.Model], set], system: GameSystem
+) -> dict[type[models.Model], dict]:
+    """Compendium rows by natural key (by name, else as the system finds them); refuses the
+    import with the list of those missing."""
+    finders = system.transfer_finders()
     found: dict[type[models.Model], dict] = {}
     missing = []
     for model, names in wanted.items():
-        if model is compendium.EwAptitude:
-            rows = model.objects.select_related("archetype").filter(
-                name__in=[n[1] for n in names], archetype__name__in=[n[0] for n in names]
-            )
-            found[model] = {(r.archetype.name, r.name): r for r in rows}
+        if model in finders:
+            found[model] = finders[model](names)
         else:
-            found[model] = {r.name: r for r in model.objects.filter(name__in=names)}
+            found[model] = _rows_by_name(model, names)
         for name in sorted(names - set(found[model]), key=str):
             label = " / ".join(name) if isinstance(name, tuple) else name
             missing.append(f"{model._meta.verbose_name} « {label} »")
@@ -179,7 +184,7 @@ def _import(document: dict, by: User) -> ImportReport:
     system = get_system(data["system"])
     # Only checked: the stored dict is kept as it was, lossless.
     system.house_rules_class.from_dict(data["house_rules"])
-    found = _resolve(_wanted_references(document, system))
+    found = _resolve(_wanted_references(document, system), system)
     report = ImportReport(_import_campaign(data, by))
     if report.campaign.name != data["name"]:
         report.renamed_from = data["name"]

@@ -18,6 +18,7 @@ from . import (
     demo,
     effects,
     fighters,
+    house_rules,
     log,
     panel,
     sheet,
@@ -51,6 +52,12 @@ class AethoriaSystem(GameSystem):
 
     def default_house_rules(self) -> aethoria.AethoriaHouseRules:
         return aethoria.AethoriaHouseRules()
+
+    def house_rule_labels(self) -> dict:
+        return house_rules.LABELS
+
+    def house_rule_kinds(self) -> dict:
+        return house_rules.KINDS
 
     def health(self, sheet_, house) -> str:
         return sheet.health(sheet_, house)

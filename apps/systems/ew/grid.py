@@ -36,6 +36,11 @@ class ResolutionGridForm(forms.Form):
         """The campaign plays with the default grid (the admin's, else the formula's)."""
         return self.campaign.house().resolution_grid is None
 
+    @property
+    def nds(self) -> range:
+        """The columns' ND, for the template's header."""
+        return range(self.size)
+
     def rows(self):
         """Bound fields row by row (NA), for the template."""
         return [(na, [self[f"c{na}_{nd}"] for nd in range(self.size)]) for na in range(self.size)]

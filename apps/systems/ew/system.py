@@ -10,7 +10,19 @@ from apps.compendium.models import EwResolutionTable
 from apps.rules import ew
 from apps.systems.base import GameSystem, InitiativeResult
 
-from . import console, creation, creation_forms, demo, grid, log, sheet, transfer, urls, xp
+from . import (
+    console,
+    creation,
+    creation_forms,
+    demo,
+    grid,
+    house_rules,
+    log,
+    sheet,
+    transfer,
+    urls,
+    xp,
+)
 from .state import FighterState
 
 
@@ -33,6 +45,7 @@ class EwSystem(GameSystem):
     sheet_template = "systems/ew/_sheet.html"
     sheet_actions_template = "systems/ew/_sheet_actions.html"
     has_resolution_grid = True
+    resolution_grid_template = "systems/ew/grid.html"
     creation_template = "systems/ew/create.html"
     demo_campaign_name = demo.DEMO_CAMPAIGN
 
@@ -41,6 +54,15 @@ class EwSystem(GameSystem):
         formula's."""
         table = ew.ResolutionTable.from_grid(EwResolutionTable.default_grid())
         return ew.EwHouseRules(resolution_grid=None if table.is_default() else table.grid)
+
+    def house_rule_labels(self) -> dict:
+        return house_rules.LABELS
+
+    def house_rule_choices(self) -> dict:
+        return house_rules.CHOICES
+
+    def house_rule_kinds(self) -> dict:
+        return house_rules.KINDS
 
     def resolution_grid_form(self, data, *, campaign) -> grid.ResolutionGridForm:
         return grid.ResolutionGridForm(data, campaign=campaign)
@@ -82,6 +104,9 @@ class EwSystem(GameSystem):
 
     def transfer_refs(self) -> tuple[tuple, tuple]:
         return transfer.REFS, transfer.RANKS
+
+    def transfer_finders(self) -> dict:
+        return transfer.FINDERS
 
     def export_lookups(self) -> tuple[list[str], list]:
         return transfer.export_lookups()

@@ -21,6 +21,21 @@ RANKS = (
     ("powers", "powers", EwPowerRank, "power", compendium.EwPower, "level"),
 )
 
+# The rows the document names by more than their name, and how an import finds them.
+
+
+def aptitudes_by_key(keys: set[tuple[str, str]]) -> dict[tuple[str, str], compendium.EwAptitude]:
+    """The aptitudes an import names, by (archetype, name) as the document writes them (an
+    aptitude's name is only unique within its archetype)."""
+    rows = compendium.EwAptitude.objects.select_related("archetype").filter(
+        name__in=[name for _archetype, name in keys],
+        archetype__name__in=[archetype for archetype, _name in keys],
+    )
+    return {(row.archetype.name, row.name): row for row in rows}
+
+
+FINDERS = {compendium.EwAptitude: aptitudes_by_key}
+
 
 def export_lookups() -> tuple[list[str], list]:
     return (

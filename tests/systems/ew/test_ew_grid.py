@@ -34,3 +34,15 @@ def test_a_grid_cell_out_of_range_is_refused(client, campaign, gm):
     assert "c3_4" in response.context["form"].errors
     campaign.refresh_from_db()
     assert campaign.house().resolution_grid is None
+
+
+def test_the_grid_is_on_the_page_ew_names_in_its_own_words(client, campaign, gm):
+    client.force_login(gm)
+    response = client.get(reverse("campaigns:grid", args=[campaign.pk]))
+    assert response.templates[0].name == "systems/ew/grid.html"
+    page = response.content.decode()
+    assert "C'est la table par défaut : 10 + NA − ND, bornée entre 1 et 19." in page
+    assert '<th scope="col">NA \\ ND</th><th scope="col">0</th>' in page
+    settings = client.get(reverse("campaigns:house_rules", args=[campaign.pk])).content.decode()
+    link = f'<a class="button" href="{reverse("campaigns:grid", args=[campaign.pk])}">'
+    assert f"{link}Table de résolution NA × ND</a>" in settings

@@ -36,6 +36,9 @@ class ThirdSystem(GameSystem):
     def default_house_rules(self) -> ThirdHouseRules:
         return ThirdHouseRules()
 
+    def house_rule_labels(self) -> dict[str, str]:
+        return {"coup": "Souffle qu'un coup prend"}
+
     def health(self, sheet, house) -> str:
         return "à bout de souffle" if sheet.souffle == 0 else "en forme"
 

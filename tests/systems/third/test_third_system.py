@@ -190,3 +190,25 @@ def test_the_demo_makes_a_campaign_of_every_system_that_has_one(third_system, se
     pcs = Character.objects.for_campaign(campaign).pcs()
     assert sorted(pc.owner.username for pc in pcs) == ["alice", "bruno"]
     assert Encounter.objects.get(campaign=campaign).combatants.count() == 3
+
+
+def test_the_third_systems_settings_page_shows_its_own_house_rule_labels(client, third_system):
+    gm = UserFactory()
+    client.force_login(gm)
+    campaign = campaign_create(name="Essai", system="third", gm=gm)
+    form = client.get(reverse("campaigns:house_rules", args=[campaign.pk])).context["form"]
+    assert [(name, field.label) for name, field in form.fields.items()] == [
+        ("coup", "Souffle qu'un coup prend")
+    ]
+
+
+def test_a_system_without_a_grid_has_no_grid_page_nor_link(client, third_system):
+    gm = UserFactory()
+    client.force_login(gm)
+    campaign = campaign_create(name="Essai", system="third", gm=gm)
+    settings_url = reverse("campaigns:house_rules", args=[campaign.pk])
+    grid_url = reverse("campaigns:grid", args=[campaign.pk])
+    assert grid_url not in client.get(settings_url).content.decode()
+    # Asked for anyway, the grid sends the GM back to the house rules, as it always did.
+    response = client.get(grid_url)
+    assert response.status_code == 302 and response.url == settings_url
