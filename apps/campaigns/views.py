@@ -21,6 +21,8 @@ from apps.accounts import throttle
 from apps.accounts.clientip import client_ip
 from apps.accounts.forms import SignupForm
 from apps.accounts.views import MODEL_BACKEND, LoginView
+from apps.characters.models import Character
+from apps.characters.services import UndoRefused, table_action_undo
 from apps.core.http import HtmxHttpRequest, too_many_requests
 from apps.core.live import answer_check
 from apps.core.push import open_stream, topic
@@ -77,8 +79,6 @@ def _encounters(campaign: Campaign, is_gm: bool) -> list:
 
 def campaign_detail_context(request: HtmxHttpRequest, campaign: Campaign) -> dict:
     """Exactly what the viewer may see of the campaign (C11)."""
-    from apps.characters.models import Character  # characters depend on campaigns, not back
-
     is_gm = campaign.role == Role.GM
     characters = Character.objects.for_campaign(campaign).with_sheets().with_xp()
     party = list(characters.pcs().select_related("owner"))
@@ -119,8 +119,6 @@ def _log_entries(campaign) -> list[LogEntry]:
     """The latest lines of the session log, ``can_undo`` on the table actions the GM may
     still undo: not undone, and every character they changed still there (a deleted one
     has nothing left to give back). One query more, only when such lines are shown."""
-    from apps.characters.models import Character
-
     entries = list(campaign.log_entries.select_related("author")[:30])
     actions = [entry for entry in entries if entry.changes and not entry.undone]
     # A sheet's key is its character's: every recorded change names a character.
@@ -415,8 +413,6 @@ def log_add(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 def log_undo(request: HtmxHttpRequest, campaign_id: int, entry_id: int) -> HttpResponse:
     """The GM undoes a table action of the log (a spend, a rest made from a sheet)."""
-    from apps.characters.services import UndoRefused, table_action_undo
-
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
     entry = get_object_or_404(LogEntry, pk=entry_id, campaign=campaign)
     refusal = None

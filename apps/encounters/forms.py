@@ -101,8 +101,6 @@ class AddCombatantsForm(forms.Form):
 
     def __init__(self, *args, encounter: Encounter, **kwargs):
         super().__init__(*args, **kwargs)
-        from apps.characters.models import Character
-
         self.fields["characters"].queryset = (
             Character.objects.for_campaign(encounter.campaign)
             .filter(is_template=False)
@@ -118,8 +116,6 @@ class FromTemplateForm(forms.Form):
 
     def __init__(self, *args, encounter: Encounter, **kwargs):
         super().__init__(*args, **kwargs)
-        from apps.characters.models import Character
-
         self.fields["template"].queryset = (
             Character.objects.for_campaign(encounter.campaign)
             .npcs()

@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 
 from apps.campaigns.models import Campaign, LogEntry, LogKind
 from apps.characters.models import Character
+from apps.characters.services import npc_copy, xp_award
 from apps.core.changes import write_back
 from apps.core.refusals import rules_message
 from apps.rules.dice import SecureDice, check_face
@@ -82,8 +83,6 @@ def combatants_from_template(
     *, encounter_id: int, template: Character, count: int, hidden: bool = False
 ) -> list[Combatant]:
     """Make ``count`` NPCs from a template and add them to the fight being prepared."""
-    from apps.characters.services import npc_copy
-
     encounter = lock_encounter(encounter_id)
     require_status(encounter, Status.PREPARING)
     if template.campaign_id != encounter.campaign_id or template.is_pc:
@@ -348,8 +347,6 @@ def encounter_resume(*, encounter_id: int, version: int | None, by) -> Event:
 @transaction.atomic
 def encounter_award_xp(*, encounter_id: int, amount: int, reason: str, by) -> None:
     """Give the PCs of a finished fight their XP in one step (a ledger line each)."""
-    from apps.characters.services import xp_award
-
     encounter = lock_encounter(encounter_id)
     require_status(encounter, Status.FINISHED)
     if encounter.summary.get("xp_awarded"):

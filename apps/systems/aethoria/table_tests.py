@@ -8,6 +8,7 @@ from fractions import Fraction
 from django.db import transaction
 from django.utils.translation import gettext
 
+from apps.compendium.models import AethoriaSkill
 from apps.core.refusals import rules_message
 from apps.encounters.models import Combatant, Encounter, Event, Status
 from apps.encounters.steps import (
@@ -60,8 +61,6 @@ def plan_test(
             skill_id = int(choice.source.removeprefix("skill:"))
             rank = next((r for r in sheet.skills.all() if r.skill_id == skill_id), None)
             if rank is None:
-                from apps.compendium.models import AethoriaSkill
-
                 skill = AethoriaSkill.objects.filter(pk=skill_id).first()
                 if skill is None:
                     raise EncounterError(gettext("Compétence inconnue."), "source")
