@@ -43,6 +43,8 @@ def remember_language(response: HttpResponse, language: str) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
+    """Log in with a username and password (someone already logged in goes on)."""
+
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
 
@@ -68,10 +70,15 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
 
 class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    """The password is changed: say so."""
+
     template_name = "accounts/password_change_done.html"
 
 
 class PasswordResetView(auth_views.PasswordResetView):
+    """Forgotten password: a mail with a reset link, the same answer whether or not the
+    email has an account."""
+
     form_class = ResetRequestForm
     template_name = "accounts/password_reset.html"
     email_template_name = "accounts/password_reset_email.txt"
@@ -83,15 +90,21 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    """The reset mail is on its way (if the email has an account)."""
+
     template_name = "accounts/password_reset_done.html"
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """The reset link: a new password, twice."""
+
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    """The new password is set: log in with it."""
+
     template_name = "accounts/password_reset_complete.html"
 
 

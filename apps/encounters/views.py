@@ -118,6 +118,7 @@ async def encounter_stream(request: HtmxHttpRequest, encounter_id: int) -> HttpR
 
 
 def encounter_create(request: HtmxHttpRequest, campaign_id: int):
+    """The GM names a new fight of the campaign, then prepares it in its console."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
     form = EncounterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -300,6 +301,7 @@ def encounter_reopen(request: HtmxHttpRequest, encounter_id: int):
 
 @require_POST
 def encounter_end(request: HtmxHttpRequest, encounter_id: int):
+    """The GM closes the fight: its summary is written and a line goes to the session log."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     form = VersionForm(request.POST)
     if not form.is_valid():
@@ -355,6 +357,7 @@ def encounter_next_turn(request: HtmxHttpRequest, encounter_id: int):
 
 @require_POST
 def combatants_add(request: HtmxHttpRequest, encounter_id: int):
+    """The GM brings characters of the campaign into the fight being prepared."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     form = AddCombatantsForm(request.POST, encounter=encounter)
     if not form.is_valid():
@@ -372,6 +375,7 @@ def combatants_add(request: HtmxHttpRequest, encounter_id: int):
 
 @require_POST
 def combatants_from_template(request: HtmxHttpRequest, encounter_id: int):
+    """The GM adds copies of an NPC template to the fight being prepared."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     form = FromTemplateForm(request.POST, encounter=encounter)
     if not form.is_valid():
@@ -391,6 +395,7 @@ def combatants_from_template(request: HtmxHttpRequest, encounter_id: int):
 
 @require_POST
 def encounter_award_xp(request: HtmxHttpRequest, encounter_id: int):
+    """The GM gives the PCs of the finished fight their XP (once per fight)."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     form = AwardXpForm(request.POST)
     if not form.is_valid():
@@ -411,6 +416,7 @@ def encounter_award_xp(request: HtmxHttpRequest, encounter_id: int):
 
 @require_POST
 def combatant_remove(request: HtmxHttpRequest, encounter_id: int, combatant_id: int):
+    """The GM takes a fighter out of the fight being prepared."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     try:
         services.combatant_remove(encounter_id=encounter.pk, combatant_id=combatant_id)
@@ -421,6 +427,7 @@ def combatant_remove(request: HtmxHttpRequest, encounter_id: int, combatant_id: 
 
 @require_POST
 def combatant_visibility(request: HtmxHttpRequest, encounter_id: int, combatant_id: int):
+    """The GM hides a fighter from the players' screens, or reveals it (undoable)."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     form = VersionForm(request.POST)
     version = form.cleaned_data["version"] if form.is_valid() else None

@@ -313,6 +313,7 @@ def _spell_form(encounter: Encounter, data) -> tuple[str, AethoriaSpellForm | No
 
 @require_GET
 def aethoria_spell_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    """The odds of the spell being filled in, before any die is rolled."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     _, form = _spell_form(encounter, request.GET)
     return _odds(request, "aethoria-spell-odds", form)

@@ -125,6 +125,7 @@ def _ew_test_form(request, encounter: Encounter, data=None) -> EwTestForm:
 
 @require_GET
 def ew_test_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
+    """The test panel as it opens, then the odds of the test being filled in."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     if "combatant" not in request.GET:  # the panel opens: an empty form with its odds
         form = _ew_test_form(request, encounter)
@@ -140,6 +141,7 @@ def ew_test_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespons
 
 @require_POST
 def ew_test(request: HtmxHttpRequest, encounter_id: int):
+    """A fighter rolls a test on the resolution table (NA against ND)."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     if stale := _stale(request, encounter):
         return _refused(request, encounter, stale)
