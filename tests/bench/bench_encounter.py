@@ -10,6 +10,7 @@ rendered alone from its context.
 """
 
 import statistics
+import sys
 import time
 
 import pytest
@@ -46,6 +47,30 @@ def median_ms(call, rounds: int = ROUNDS, clock=time.perf_counter) -> float:
     return statistics.median(samples) * 1000
 
 
+def python_calls(call) -> int:
+    """How many Python functions (and builtins) one ``call`` runs: a count that, unlike a
+    time, is the same on a quiet and on a busy machine — the figure to compare run to run."""
+    count = 0
+
+    def counter(frame, event, arg):
+        nonlocal count
+        if event in ("call", "c_call"):
+            count += 1
+
+    sys.setprofile(counter)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def calls_ratio(step, hello) -> tuple[int, float]:
+    """The Python calls of ``step`` and their ratio to the bare view's."""
+    calls = python_calls(step)
+    return calls, calls / python_calls(hello)
+
+
 def steps_only(queries) -> int:
     """The queries of a step besides transaction control (the budget's count)."""
     control = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT", "BEGIN", "COMMIT")
@@ -74,11 +99,11 @@ def test_encounter_budgets(client, production_rendering, monkeypatch):
     def current():
         return Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
 
-    def attack():
+    def attack(version=None):
         response = client.post(
             attack_url,
             {
-                "version": current(),
+                "version": current() if version is None else version,
                 "attacker": acting.pk,
                 "target": target.pk,
                 "defence": "none",
@@ -106,6 +131,9 @@ def test_encounter_budgets(client, production_rendering, monkeypatch):
     assert Event.objects.filter(encounter=encounter, kind="ew_attack").last().data["applied"]
     client.post(undo_url, {"version": current()}, **HTMX)
 
+    version = current()  # read before: the count is the step's alone
+    calls, calls_x = calls_ratio(lambda: attack(version), lambda: client.get("/bench/hello/"))
+    client.post(undo_url, {"version": current()}, **HTMX)
     # CPU time of this process only: steadier on a busy machine, but it leaves out the
     # database server's share, so the wall-clock ratio above is the one that counts.
     cpu_hello = median_ms(lambda: client.get("/bench/hello/"), clock=time.process_time)
@@ -114,7 +142,7 @@ def test_encounter_budgets(client, production_rendering, monkeypatch):
     )
     print(
         f"\ncpu time: bare view {cpu_hello:.2f} ms | attack step {cpu_step:.2f} ms "
-        f"= {cpu_step / cpu_hello:.1f}x"
+        f"= {cpu_step / cpu_hello:.1f}x | Python calls {calls} = {calls_x:.1f}x the bare view's"
     )
     # The bare view reads the user too (the language middleware): the floor view makes the
     # step's other queries, the cheapest there are.
@@ -144,6 +172,8 @@ def test_encounter_budgets(client, production_rendering, monkeypatch):
         ew_attack_step_ratio=step / hello,
         ew_attack_step_queries=step_count,
         ew_attack_step_cpu_ratio=cpu_step / cpu_hello,
+        ew_attack_step_python_calls=calls,
+        ew_attack_step_calls_ratio=calls_x,
         ew_attack_answer_template_ratio=answer / hello,
         ew_attack_query_floor_ratio=floor / hello,
     )
@@ -208,10 +238,15 @@ def test_aethoria_attack_step(client, production_rendering):
     with CaptureQueriesContext(connection) as queries:
         client.post(attack_url, {**payload, "version": version()}, **HTMX)
     count = steps_only(queries.captured_queries[1:])  # less the version read
+    client.post(undo_url, {"version": version()}, **HTMX)
+    data = {**payload, "version": version()}
+    calls, calls_x = calls_ratio(
+        lambda: client.post(attack_url, data, **HTMX), lambda: client.get("/bench/hello/")
+    )
     print(
         f"\nbare view {hello:.2f} ms | Aethoria attack step (20 combatants, 500+ log lines) "
         f"{step:.2f} ms = {step / hello:.1f}x ({count} queries besides transaction control) "
-        f"| load average {load_average()}"
+        f"| Python calls {calls} = {calls_x:.1f}x the bare view's | load average {load_average()}"
     )
     record(
         aethoria_hello_ms=hello,
@@ -219,6 +254,8 @@ def test_aethoria_attack_step(client, production_rendering):
         aethoria_attack_step_ratio=step / hello,
         aethoria_attack_step_queries=count,
         aethoria_attack_step_cpu_ratio=cpu_step / cpu_hello,
+        aethoria_attack_step_python_calls=calls,
+        aethoria_attack_step_calls_ratio=calls_x,
     )
 
 
