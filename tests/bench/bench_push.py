@@ -69,9 +69,11 @@ SERVERS = {
     "gunicorn (WSGI)": ("gunicorn", "config.wsgi", "--workers", "3", "--threads", "4"),
     "uvicorn x1": UVICORN,
     "uvicorn x2": (*UVICORN, "--workers", "2"),
+    "uvicorn, a process per core": (*UVICORN, "--workers", str(os.cpu_count() or 1)),
 }
-# The README's production command; BENCH_SERVER=<a name of SERVERS> measures another.
-PRODUCTION = os.environ.get("BENCH_SERVER", "uvicorn x1")
+# The README's production command (one process per core); BENCH_SERVER=<a name of
+# SERVERS> measures another.
+PRODUCTION = os.environ.get("BENCH_SERVER", "uvicorn, a process per core")
 
 
 def record(**figures) -> None:
