@@ -8,7 +8,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
@@ -514,8 +513,7 @@ def combatant_tools(request: HtmxHttpRequest, encounter_id: int, combatant_id: i
         return redirect(f"{console}?outils={combatant_id}#combatant-{combatant_id}")
     combatant = correction_target(encounter, combatant_id)
     if combatant is None or encounter.status not in (Status.RUNNING, Status.PAUSED):
-        gone = _("Ce combattant ne fait plus partie du combat.")
-        return HttpResponse(format_html('<p class="field-error">{}</p>', gone))
+        return TemplateResponse(request, f"{ROW_TOOLS}#gm-tools-gone", {})
     context = {"encounter": encounter, "row": tools_row(encounter, combatant)}
     return TemplateResponse(request, f"{ROW_TOOLS}#gm-tools-body", context)
 

@@ -123,6 +123,10 @@ def test_the_tools_of_a_fighter_gone_say_so(client, table):
     response = _tools(client, table, garnier, **HTMX)
     assert response.status_code == 200 and "ne fait plus partie du combat" in response.text
     assert "id_correct" not in response.text
+    gm = table["gm"]
+    gm.language = "en"
+    gm.save(update_fields=["language"])
+    assert "no longer in the fight" in _tools(client, table, garnier, **HTMX).text
 
 
 def test_only_the_gm_opens_a_fighters_tools(client, table):
