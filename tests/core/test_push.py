@@ -17,7 +17,7 @@ from apps.encounters.models import Encounter
 from apps.systems.ew.sheet_spend import eclat_spend
 from tests.accounts.factories import UserFactory
 from tests.asgi_server import Stream, serve_asgi, session_cookie
-from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+from tests.encounters.factories import add_player, campaign_with_gm, ew_duel, ew_fighter
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,17 +30,14 @@ def server(transactional_db):
 
 @pytest.fixture
 def fight():
-    campaign = campaign_with_gm("ew")
-    gm = campaign.memberships.get().user
-    player = add_player(campaign)
-    brandon = ew_fighter(campaign, "Brandon", owner=player)
-    lurker = ew_fighter(campaign, "Le Rôdeur")
-    encounter = Encounter.objects.create(campaign=campaign, name="Nuit")
-    services.combatants_add(encounter_id=encounter.pk, characters=[brandon])
-    services.combatants_add(encounter_id=encounter.pk, characters=[lurker], hidden=True)
-    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
-    encounter.refresh_from_db()
-    return {"encounter": encounter, "gm": gm, "player": player, "pc": brandon, "npc": lurker}
+    duel = ew_duel("Brandon", "Le Rôdeur", npc_hidden=True, name="Nuit")
+    return {
+        "encounter": duel.encounter,
+        "gm": duel.gm,
+        "player": duel.player,
+        "pc": duel.pc,
+        "npc": duel.npc,
+    }
 
 
 def _change(event: dict) -> tuple[str, str]:

@@ -21,6 +21,7 @@ from tests.core.test_translations import catalog
 from tests.rules.test_refusal_texts import PROBLEMS, REFUSALS, RULES
 from tests.systems.aethoria.support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
+    arm_blow,
     attack,
     errors,
     start,
@@ -198,16 +199,7 @@ def test_an_english_log_line_of_an_aethoria_hit_names_the_location_in_english(en
     table = english_aethoria
     y, b = start(table)
     # As in test_aethoria_fight: net 2, d20 12 -> right arm, 5 damage -> bleeding proposed.
-    response = attack(
-        table,
-        y,
-        b,
-        defence="dodge",
-        attack_faces="1 3 7 9",
-        location_faces="12",
-        defence_faces="2 8 9",
-        damage_faces="1 4",
-    )
+    response = arm_blow(table, y, b)
     assert response.status_code == 200
     console = table["client"].get(reverse("encounters:console", args=[table["encounter"].pk]))
     text = console.content.decode()
@@ -218,8 +210,7 @@ def test_an_english_log_line_of_an_aethoria_hit_names_the_location_in_english(en
 
 def test_the_same_log_line_stays_french_for_a_french_reader(db, table):
     y, b = start(table)
-    faces = {"attack_faces": "1 3 7 9", "location_faces": "12", "defence_faces": "2 8 9"}
-    attack(table, y, b, defence="dodge", damage_faces="1 4", **faces)
+    arm_blow(table, y, b)
     console = table["client"].get(reverse("encounters:console", args=[table["encounter"].pk]))
     assert "touché au bras droit" in console.content.decode()
 

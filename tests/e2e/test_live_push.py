@@ -10,7 +10,7 @@ from apps.encounters.models import Encounter
 from apps.systems.ew.combat import AttackChoice, ew_attack
 from tests.asgi_server import serve_asgi, session_cookie
 from tests.e2e.conftest import PHONE, screenshot
-from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+from tests.encounters.factories import add_player, campaign_with_gm, ew_duel, ew_fighter
 
 
 @pytest.fixture
@@ -20,17 +20,9 @@ def asgi_url(transactional_db):
 
 
 def _fight():
-    campaign = campaign_with_gm("ew")
-    gm = campaign.memberships.get().user
-    player = add_player(campaign)
-    pc = ew_fighter(campaign, "Lysandre", owner=player)
-    sbire = ew_fighter(campaign, "Sbire")
-    encounter = Encounter.objects.create(campaign=campaign, name="Quais")
-    services.combatants_add(encounter_id=encounter.pk, characters=[pc, sbire])
     # The sbire acts first (typed initiative faces): it strikes Lysandre.
-    faces = {c.pk: 10 if c.character_id == sbire.pk else 1 for c in encounter.combatants.all()}
-    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm, initiative=faces)
-    return encounter, gm, player, pc
+    duel = ew_duel("Lysandre", "Sbire", first="npc", name="Quais")
+    return duel.encounter, duel.gm, duel.player, duel.pc
 
 
 def _strike(encounter, gm, pc):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import models
 
 from apps.campaigns.models import Campaign, Membership, Role
@@ -14,6 +16,8 @@ from apps.characters.models import (
     Kind,
 )
 from apps.compendium.models import AethoriaSkill
+from apps.encounters import services
+from apps.encounters.models import Encounter
 from apps.rules import aethoria
 from tests.accounts.factories import UserFactory
 from tests.compendium.factories import (
@@ -141,3 +145,42 @@ def aethoria_fighter(
 
 
 __all__ = ["System", "add_player", "aethoria_fighter", "campaign_with_gm", "ew_fighter"]
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A running EW fight of a player's PC against an NPC (``ew_duel``)."""
+
+    encounter: Encounter
+    gm: object
+    player: object
+    pc: Character
+    npc: Character
+
+
+def ew_duel(
+    pc_name: str = "Brandon",
+    npc_name: str = "Garnier",
+    *,
+    first: str | None = None,
+    npc_hidden: bool = False,
+    name: str = "Rixe",
+) -> Duel:
+    """A new EW campaign with its GM and a player, and their fight started: the player's PC
+    against an NPC (hidden from the players with ``npc_hidden``). ``first``: "pc" or "npc"
+    acts first (typed initiative faces, 10 against 1); None: the app rolls initiative."""
+    campaign = campaign_with_gm("ew")
+    gm = campaign.memberships.get().user
+    player = add_player(campaign)
+    pc = ew_fighter(campaign, pc_name, owner=player)
+    npc = ew_fighter(campaign, npc_name)
+    encounter = Encounter.objects.create(campaign=campaign, name=name)
+    services.combatants_add(encounter_id=encounter.pk, characters=[pc])
+    services.combatants_add(encounter_id=encounter.pk, characters=[npc], hidden=npc_hidden)
+    faces = None
+    if first is not None:
+        leader = pc if first == "pc" else npc
+        faces = {c.pk: 10 if c.character_id == leader.pk else 1 for c in encounter.combatants.all()}
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm, initiative=faces)
+    encounter.refresh_from_db()
+    return Duel(encounter, gm, player, pc, npc)

@@ -103,6 +103,23 @@ def attack(table, attacker, target, **fields):
     return post(table, "aethoria_attack", data)
 
 
+# Ysolde's blow that beats Brandon's dodge and lands on his right arm hard enough to propose
+# bleeding: attack 1 3 7 9 -> 3 successes against a dodge 2 8 9 -> 1 (net 2), d20 12 -> the
+# right arm, damage 1 4 under Force 5 + 2 fixed -> 5 >= Vitalité 5.
+ARM_BLOW = {
+    "defence": "dodge",
+    "attack_faces": "1 3 7 9",
+    "location_faces": "12",
+    "defence_faces": "2 8 9",
+    "damage_faces": "1 4",
+}
+
+
+def arm_blow(table, attacker, target, **fields):
+    """``attack`` with the dice of ``ARM_BLOW`` (``fields`` add to them)."""
+    return attack(table, attacker, target, **{**ARM_BLOW, **fields})
+
+
 def errors(response) -> list[str]:
     """The refusal messages shown in a response."""
     import re

@@ -7,6 +7,7 @@ from apps.characters.models import AethoriaSheet
 from tests.systems.aethoria.support import (
     HTMX,
     aethoria_table,  # noqa: F401 - the `table` fixture
+    arm_blow,
     attack,
     errors,
     give_weapon,
@@ -99,18 +100,7 @@ def test_fatigue_after_the_defence_turns_the_blow_into_a_miss(table):
     y, b = start(table)
     # Attack 1 3 7 9 -> 3 against a dodge 2 8 9 -> 1: net 2 lands; damage 1 4 -> 5, with
     # one damage fatigue die declared before ("if it lands"): 9 -> 0.
-    attack(
-        table,
-        y,
-        b,
-        defence="dodge",
-        damage_fatigue=1,
-        attack_faces="1 3 7 9",
-        location_faces="12",
-        defence_faces="2 8 9",
-        damage_faces="1 4",
-        damage_fatigue_faces="9",
-    )
+    arm_blow(table, y, b, damage_fatigue=1, damage_fatigue_faces="9")
     assert sheet(table, "brandon").pv == 15
     assert sheet(table, "ysolde").fatigue_physical == 10 - 1
     # Brandon adds 2 fatigue dice to his dodge: 1 5 -> 3 more, 4 against 3: a miss.

@@ -7,6 +7,7 @@ from django.urls import reverse
 from apps.encounters.models import Event
 from tests.systems.aethoria.support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
+    arm_blow,
     attack,
     errors,
     give_weapon,
@@ -29,16 +30,7 @@ def pv(table, name):
 
 def test_the_players_read_where_an_npc_was_hit_not_its_damage_or_armour(table):
     y, b = start(table)
-    attack(
-        table,
-        y,
-        b,
-        defence="dodge",
-        attack_faces="1 3 7 9",
-        location_faces="12",
-        defence_faces="2 8 9",
-        damage_faces="1 4",
-    )
+    arm_blow(table, y, b)
     phone = Client()
     phone.force_login(table["ysolde"].owner)
     page = phone.get(reverse("encounters:table", args=[table["encounter"].pk])).text
@@ -58,16 +50,7 @@ def test_melee_attack_against_a_dodge_lands_on_the_location_and_proposes_bleedin
     # Épée rank 4 under Adresse 6: 1 3 7 9 -> 2 + 1 = 3; esquive 3 dice at 6: 2 8 9 -> 1.
     # Net 2: lands, no bonus die (2 more are needed). d20 12: right arm, no armour there.
     # Damage 2 d10 under Force 5 + 2 fixed: 1 4 -> 2 + 1 + 2 = 5 >= Vitalité 5: bleeding.
-    response = attack(
-        table,
-        y,
-        b,
-        defence="dodge",
-        attack_faces="1 3 7 9",
-        location_faces="12",
-        defence_faces="2 8 9",
-        damage_faces="1 4",
-    )
+    response = arm_blow(table, y, b)
     assert response.status_code == 200, response.text
     event = last(table, "aethoria_attack")
     assert event.dice == "physical"
@@ -96,8 +79,7 @@ def test_melee_attack_against_a_dodge_lands_on_the_location_and_proposes_bleedin
 def bleeding_proposed(table):
     """Ysolde's blow proposes bleeding on Brandon's right arm (the faces of the test above)."""
     y, b = start(table)
-    faces = {"attack_faces": "1 3 7 9", "location_faces": "12", "defence_faces": "2 8 9"}
-    attack(table, y, b, defence="dodge", damage_faces="1 4", **faces)
+    arm_blow(table, y, b)
     return last(table, "aethoria_attack")
 
 
