@@ -27,7 +27,7 @@ from .forms import (
     PoolCorrectionForm,
     ReinforcementForm,
 )
-from .log import describe
+from .log import SECRET, describe
 from .models import Combatant, Encounter, Event, Status
 from .services import (
     NOT_UNDOABLE,
@@ -432,13 +432,46 @@ def table_lines(encounter: Encounter, hidden: set[int], pcs: set[int]) -> list[L
 
 
 def _for_players(event: Event, hidden: set[int], pcs: set[int], system) -> Event:
+    """The event as a player may read it: no hidden fighter, no NPC's number — neither of
+    an NPC it targets (its wounds, its armour) nor of one that acts (what it spent or lost,
+    its scores), nor in a list of fighters (initiative totals, PV bled). ``pcs``: the
+    fighters known as PCs; anyone else is taken for an NPC."""
     data = dict(event.data)
     for key in FIGHTER_LISTS:
         if isinstance(data.get(key), list):
-            data[key] = [row for row in data[key] if row.get("combatant") not in hidden]
+            data[key] = [
+                _row_for_players(row, pcs)
+                for row in data[key]
+                if row.get("combatant") not in hidden
+            ]
     if event.target_id is not None and event.target_id not in pcs:
-        data = system.npc_target_for_players(data)
+        data = system.npc_target_for_players(event.kind, data)
+    if event.actor_id is not None and event.actor_id not in pcs:
+        data = _npc_actor_for_players(data)
+        data = system.npc_actor_for_players(event.kind, data)
     return Event(kind=event.kind, round=event.round, data=data)
+
+
+# An NPC's numbers in a list of fighters: its initiative (a total adds its characteristic)
+# and the PV it bled.
+ROW_NUMBERS = ("total", "roll")
+
+
+def _row_for_players(row: dict, pcs: set[int]) -> dict:
+    if row.get("combatant") in pcs:
+        return row
+    row = {key: value for key, value in row.items() if key not in ROW_NUMBERS}
+    if "pv" in row:
+        row["pv"] = SECRET
+    return row
+
+
+def _npc_actor_for_players(data: dict) -> dict:
+    """What the generic lines tell of the NPC whose turn begins: that it bleeds, not how
+    much."""
+    if data.get("bleeding"):
+        return {**data, "bleeding": SECRET}
+    return data
 
 
 def players_table_body(request, encounter: Encounter, shown: int | None = None) -> str:

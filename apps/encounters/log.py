@@ -11,6 +11,10 @@ from apps.systems import all_systems
 from .models import Event
 from .templatetags.odds import pool_label
 
+# What a player's line holds instead of an NPC's number (``console._for_players`` and the
+# systems' ``npc_*_for_players``): the line says that it happened, not how much.
+SECRET = "secret"
+
 
 def describe(event: Event) -> str:
     """The event as a sentence for the log (in the viewer's language; game terms French)."""
@@ -18,8 +22,16 @@ def describe(event: Event) -> str:
     return writer(event.data) if writer else event.kind
 
 
+def _in_order(rows: list[dict]) -> str:
+    """Fighters with their initiative ("Ysolde (17), Brandon"): an NPC's total, taken out
+    of a player's line, leaves its name."""
+    return ", ".join(
+        f"{row['name']} ({row['total']})" if "total" in row else row["name"] for row in rows
+    )
+
+
 def _start(data: dict) -> str:
-    order = ", ".join(f"{row['name']} ({row['total']})" for row in data.get("initiative", []))
+    order = _in_order(data.get("initiative", []))
     return _("Début du combat. Initiative : %(order)s.") % {"order": order}
 
 
@@ -28,13 +40,24 @@ def _next_turn(data: dict) -> str:
     if "new_round" in data:
         text = _("Round %(round)s. ") % {"round": data["new_round"]}
         if data.get("initiative"):
-            order = ", ".join(f"{r['name']} ({r['total']})" for r in data["initiative"])
+            order = _in_order(data["initiative"])
             text += _("Initiative : %(order)s. ") % {"order": order}
     text += _("Au tour de %(name)s.") % {"name": data.get("name", "?")}
-    if data.get("bleeding"):
+    return text + _bleeding(data)
+
+
+def _bleeding(data: dict) -> str:
+    """Who bled as the turn passed: the acting fighter, and those out of the fight."""
+    text = ""
+    if data.get("bleeding") == SECRET:
+        text += " " + _("%(name)s saigne.") % {"name": data.get("name", "?")}
+    elif data.get("bleeding"):
         text += " " + _("Saignement : %(pv)s PV perdu(s).") % {"pv": data["bleeding"]}
     for row in data.get("bled", ()):
-        text += " " + _("%(name)s, hors de combat, saigne : %(pv)s PV perdu(s).") % row
+        if row["pv"] == SECRET:
+            text += " " + _("%(name)s, hors de combat, saigne.") % row
+        else:
+            text += " " + _("%(name)s, hors de combat, saigne : %(pv)s PV perdu(s).") % row
         if row.get("dead"):
             text += " " + _("%(name)s meurt.") % row
     return text
@@ -50,7 +73,7 @@ def _undone(data: dict) -> str:
 
 
 def _reinforce(data: dict) -> str:
-    arrivals = ", ".join(f"{row['name']} ({row['total']})" for row in data.get("arrivals", []))
+    arrivals = _in_order(data.get("arrivals", []))
     return _("Renforts : %(arrivals)s rejoignent le combat.") % {"arrivals": arrivals}
 
 

@@ -361,10 +361,18 @@ class GameSystem(ABC):
     ) -> dict[str, Any]:
         """The actions panel's other context (odds of the default attack, offers...)."""
 
-    def npc_target_for_players(self, data: dict) -> dict:
-        """An event's data as the players' table reads it when its target is an NPC: what
-        the wound tells of the NPC (its exact damage, its armour) left out, the state words
-        kept. The GM's log keeps everything."""
+    def npc_target_for_players(self, kind: str, data: dict) -> dict:
+        """An event's data (of that ``kind``) as the players' table reads it when its target
+        is an NPC: what the line tells of the NPC's numbers (its exact damage, its armour,
+        its scores, the fatigue it spent to defend) left out, the state words kept. The GM's
+        log keeps everything. By default the data as it is."""
+        return data
+
+    def npc_actor_for_players(self, kind: str, data: dict) -> dict:
+        """The same when the event's actor is an NPC: what it spent or lost (PV, fatigue,
+        the power it put in), its own scores, left out or replaced by
+        ``apps.encounters.log.SECRET`` (the line then says that it happened, not how much);
+        the roll's faces, successes and outcome kept. By default the data as it is."""
         return data
 
     @abstractmethod

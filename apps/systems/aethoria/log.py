@@ -8,6 +8,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from apps.encounters.log import SECRET
+
 from .events import (
     ACTION_EVENT,
     AIM_LOST_EVENT,
@@ -64,12 +66,47 @@ def location_words(location: str) -> str:
     return _(WORDS[location]) if location in WORDS else location.replace("_", " ")
 
 
-def npc_target_for_players(data: dict) -> dict:
-    """An NPC's damage and armour (RD) are the GM's: the players read where it was hit."""
+def npc_target_for_players(kind: str, data: dict) -> dict:
+    """An NPC's damage and armour (RD) are the GM's: the players read where it was hit;
+    the fatigue dice it added to its defence, that it did, not how many."""
     if "blows" not in data:
         return data
     blows = [{k: v for k, v in blow.items() if k != "damage"} for blow in data["blows"]]
-    return {**data, "blows": blows}
+    data = {**data, "blows": blows}
+    if data.get("defence_fatigue"):
+        data["defence_fatigue"] = SECRET
+    if kind == ATTACK_FATIGUE_EVENT and data["roll"] == "defence":
+        data["count"] = SECRET
+    return data
+
+
+# What an NPC that acts spent or lost, by event: a number replaced by SECRET still shows
+# that it happened; one left out does not show. The power put in a spell goes too: the
+# burn's PV are that power, and it tells the caster's Pouvoir.
+NPC_ACTOR_SECRETS = {
+    ATTACK_EVENT: ("fatigue", "damage_fatigue"),
+    SPELL_EVENT: ("burn_pv",),
+    FATIGUE_EVENT: ("count", "burn_pv"),
+}
+NPC_ACTOR_LEFT_OUT = {
+    SPELL_EVENT: ("invested", "physical_paid", "mental_paid", "pv_from_fatigue"),
+}
+
+
+def npc_actor_for_players(kind: str, data: dict) -> dict:
+    """An NPC's spends and losses (fatigue, PV, its érys burn) are the GM's: the players
+    read that it burned or added fatigue dice, and the roll's outcome."""
+    data = {k: v for k, v in data.items() if k not in NPC_ACTOR_LEFT_OUT.get(kind, ())}
+    for key in NPC_ACTOR_SECRETS.get(kind, ()):
+        if data.get(key):
+            data[key] = SECRET
+    if kind == ATTACK_FATIGUE_EVENT and data["roll"] != "defence":
+        data["count"] = SECRET
+    return data
+
+
+def _secret(value) -> bool:
+    return value == SECRET
 
 
 def _successes(n: int) -> str:
@@ -139,15 +176,7 @@ def _attack(data: dict) -> str:
         details.append(_("tir, portée %(band)s") % {"band": RANGES.get(data["range_band"], "")})
     if data.get("aim_bonus"):
         details.append(_("visée +%(n)s dés") % {"n": data["aim_bonus"]})
-    if data.get("fatigue"):
-        details.append(
-            ngettext("%(n)s dé de fatigue", "%(n)s dés de fatigue", data["fatigue"])
-            % {"n": data["fatigue"]}
-        )
-    if data.get("defence_fatigue"):
-        details.append(_("défense +%(n)s dé(s) de fatigue") % {"n": data["defence_fatigue"]})
-    if data.get("damage_fatigue") and any(b.get("damage") for b in data["blows"]):
-        details.append(_("dégâts +%(n)s dé(s) de fatigue") % {"n": data["damage_fatigue"]})
+    details += _fatigue_details(data)
     if details:
         intro += " [" + ", ".join(details) + "]"
     parts = [_blow(blow, data) for blow in blows]
@@ -158,6 +187,29 @@ def _attack(data: dict) -> str:
     else:
         text = intro + " : " + parts[0]
     return text + _condition(data) + "."
+
+
+def _fatigue_details(data: dict) -> list[str]:
+    """The fatigue dice of an attack (an NPC's without their number on a player's line)."""
+    details = []
+    fatigue = data.get("fatigue")
+    if _secret(fatigue):
+        details.append(_("dés de fatigue"))
+    elif fatigue:
+        details.append(
+            ngettext("%(n)s dé de fatigue", "%(n)s dés de fatigue", fatigue) % {"n": fatigue}
+        )
+    defence = data.get("defence_fatigue")
+    if _secret(defence):
+        details.append(_("défense + dés de fatigue"))
+    elif defence:
+        details.append(_("défense +%(n)s dé(s) de fatigue") % {"n": defence})
+    damage = data.get("damage_fatigue")
+    if _secret(damage):
+        details.append(_("dégâts + dés de fatigue"))
+    elif damage and any(b.get("damage") for b in data["blows"]):
+        details.append(_("dégâts +%(n)s dé(s) de fatigue") % {"n": damage})
+    return details
 
 
 def _condition(data: dict) -> str:
@@ -179,7 +231,22 @@ def _attack_fatigue(data: dict) -> str:
     """Fatigue dice after one roll of an attack: the blow as it now ends."""
     # The defender's dice are against the attacker; the attacker's, against the target.
     other = data["attacker"] if data["roll"] == "defence" else data["target"]
-    text = ngettext(
+    if _secret(data["count"]):
+        text = _("%(name)s ajoute des dés de fatigue à son %(roll)s contre %(other)s") % {
+            "name": data["roller"],
+            "roll": _(ROLLS[data["roll"]]),
+            "other": other,
+        }
+    else:
+        text = _counted_attack_fatigue(data, other)
+    if len(data["blows"]) == 2:
+        text += ", " + (_("1re arme") if data["blow"] == 0 else _("2e arme"))
+    blow = _blow(data["blows"][data["blow"]], data)
+    return text + " : " + blow + _condition(data) + "."
+
+
+def _counted_attack_fatigue(data: dict, other: str) -> str:
+    return ngettext(
         "%(name)s ajoute %(n)s dé de fatigue à son %(roll)s contre %(other)s",
         "%(name)s ajoute %(n)s dés de fatigue à son %(roll)s contre %(other)s",
         data["count"],
@@ -189,10 +256,6 @@ def _attack_fatigue(data: dict) -> str:
         "roll": _(ROLLS[data["roll"]]),
         "other": other,
     }
-    if len(data["blows"]) == 2:
-        text += ", " + (_("1re arme") if data["blow"] == 0 else _("2e arme"))
-    blow = _blow(data["blows"][data["blow"]], data)
-    return text + " : " + blow + _condition(data) + "."
 
 
 def _aim_lost(data: dict) -> str:
@@ -225,41 +288,56 @@ def _test(data: dict) -> str:
 
 
 def _spell(data: dict) -> str:
-    text = _("%(name)s lance %(what)s (Pouvoir investi %(p)s) : %(verdict)s") % {
-        "name": data["name"],
-        "what": data.get("label") or _("un sort"),
-        "p": data["invested"],
-        "verdict": _verdict(data["verdict"]),
-    }
+    what = data.get("label") or _("un sort")
+    verdict = _verdict(data["verdict"])
+    if "invested" in data:
+        text = _("%(name)s lance %(what)s (Pouvoir investi %(p)s) : %(verdict)s") % {
+            "name": data["name"],
+            "what": what,
+            "p": data["invested"],
+            "verdict": verdict,
+        }
+    else:  # an NPC's, on a player's line
+        text = _("%(name)s lance %(what)s : %(verdict)s") % {
+            "name": data["name"],
+            "what": what,
+            "verdict": verdict,
+        }
     if data.get("fired"):
         text += " [" + _("action préparée") + "]"
-    text += " ; " + _("fatigue %(phys)s physique, %(ment)s mentale") % {
-        "phys": data["physical_paid"],
-        "ment": data["mental_paid"],
-    }
+    if "physical_paid" in data:
+        text += " ; " + _("fatigue %(phys)s physique, %(ment)s mentale") % {
+            "phys": data["physical_paid"],
+            "ment": data["mental_paid"],
+        }
     if data.get("pv_from_fatigue"):
         text += " " + _("(%(n)s PV faute de fatigue)") % {"n": data["pv_from_fatigue"]}
     if data.get("burn"):
-        text += " — " + _("brûlure d'érys : %(n)s PV") % {"n": data["burn_pv"]}
+        text += " — " + _burn(data)
     return text + "."
+
+
+def _burn(data: dict) -> str:
+    if _secret(data["burn_pv"]):
+        return _("brûlure d'érys")
+    return _("brûlure d'érys : %(n)s PV") % {"n": data["burn_pv"]}
 
 
 def _fatigue(data: dict) -> str:
     # The roll by what it was, not by its step number (older lines only know the number).
     what = data.get("what")
     roll = _("son jet (%(what)s)") % {"what": what} if what else _("son dernier jet")
-    text = ngettext(
-        "%(name)s ajoute %(n)s dé de fatigue à %(roll)s : %(verdict)s",
-        "%(name)s ajoute %(n)s dés de fatigue à %(roll)s : %(verdict)s",
-        data["count"],
-    ) % {
-        "name": data["name"],
-        "n": data["count"],
-        "roll": roll,
-        "verdict": _verdict(data["verdict"]),
-    }
+    words = {"name": data["name"], "roll": roll, "verdict": _verdict(data["verdict"])}
+    if _secret(data["count"]):
+        text = _("%(name)s ajoute des dés de fatigue à %(roll)s : %(verdict)s") % words
+    else:
+        text = ngettext(
+            "%(name)s ajoute %(n)s dé de fatigue à %(roll)s : %(verdict)s",
+            "%(name)s ajoute %(n)s dés de fatigue à %(roll)s : %(verdict)s",
+            data["count"],
+        ) % {**words, "n": data["count"]}
     if data.get("burn") and not data.get("burn_before"):
-        text += " — " + _("brûlure d'érys : %(n)s PV") % {"n": data["burn_pv"]}
+        text += " — " + _burn(data)
     elif data.get("burn_before") and not data.get("burn"):
         text += " — " + _("plus de brûlure d'érys")
     return text + "."

@@ -170,8 +170,11 @@ class AethoriaSystem(GameSystem):
     def log_writers(self) -> dict:
         return log.AETHORIA_WRITERS
 
-    def npc_target_for_players(self, data: dict) -> dict:
-        return log.npc_target_for_players(data)
+    def npc_target_for_players(self, kind: str, data: dict) -> dict:
+        return log.npc_target_for_players(kind, data)
+
+    def npc_actor_for_players(self, kind: str, data: dict) -> dict:
+        return log.npc_actor_for_players(kind, data)
 
     def house_rule_words(self) -> dict[str, dict[str, str]]:
         locations = {key: log.location_words(key) for key in log.WORDS}

@@ -11,13 +11,34 @@ STANCES = {
 }
 
 
-def npc_target_for_players(data: dict) -> dict:
-    """The points an NPC lost are the GM's: the players read only what became of it."""
+def npc_target_for_players(kind: str, data: dict) -> dict:
+    """The points an NPC lost are the GM's: the players read only what became of it. The
+    score of a roll against it is too (the grid crosses the NPC's level): its face and
+    verdict are the table's."""
+    data = _without_score(data)
     applied = data.get("applied")
     if not applied:
         return data
     state = {"dead": applied["dead"], "unconscious": applied["unconscious"], "secret": True}
     return {**data, "applied": state}
+
+
+def npc_actor_for_players(kind: str, data: dict) -> dict:
+    """An NPC's score (its level through the grid) and so the margin of its roll are the
+    GM's: the players read the die's face and whether it succeeded."""
+    return _without_score(data)
+
+
+# The rolls an EW event stores against the grid's score (an attack's, a test's).
+SCORED = ("to_hit", "result")
+
+
+def _without_score(data: dict) -> dict:
+    data = dict(data)
+    for key in SCORED:
+        if isinstance(data.get(key), dict):
+            data[key] = {k: v for k, v in data[key].items() if k not in ("score", "margin")}
+    return data
 
 
 def _applied(applied: dict | None) -> str:
@@ -46,9 +67,12 @@ def _state_words(applied: dict) -> str:
 
 
 def _roll_words(result: dict, success: str, failure: str) -> str:
-    """ "14 ≤ 15, touché" or "17 > 15, raté": the d20 against the table's score."""
-    sign = "≤" if result["roll"] <= result["score"] else ">"
+    """ "14 ≤ 15, touché" or "17 > 15, raté": the d20 against the table's score ("14,
+    touché" on a player's line when the score is an NPC's)."""
     verdict = success if result["success"] else failure
+    if "score" not in result:
+        return f"{result['roll']}, {verdict}"
+    sign = "≤" if result["roll"] <= result["score"] else ">"
     return f"{result['roll']} {sign} {result['score']}, {verdict}"
 
 
@@ -66,12 +90,18 @@ def _ew_attack(data: dict) -> str:
 
 def _ew_test(data: dict) -> str:
     result = data["result"]
-    text = _("%(name)s tente %(what)s : %(roll)s (marge %(margin)s)") % {
+    words = {
         "name": data["name"],
         "what": data.get("label") or _("un test"),
         "roll": _roll_words(result, _("réussi"), _("échoué")),
-        "margin": result["margin"],
     }
+    if "margin" in result:
+        text = _("%(name)s tente %(what)s : %(roll)s (marge %(margin)s)") % {
+            **words,
+            "margin": result["margin"],
+        }
+    else:  # a score the players may not read, on their line
+        text = _("%(name)s tente %(what)s : %(roll)s") % words
     if data.get("opponent"):
         text += " " + _("contre %(opponent)s") % {"opponent": data["opponent"]}
     return text + "."

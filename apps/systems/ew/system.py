@@ -177,8 +177,11 @@ class EwSystem(GameSystem):
     def log_writers(self) -> dict:
         return log.EW_WRITERS
 
-    def npc_target_for_players(self, data: dict) -> dict:
-        return log.npc_target_for_players(data)
+    def npc_target_for_players(self, kind: str, data: dict) -> dict:
+        return log.npc_target_for_players(kind, data)
+
+    def npc_actor_for_players(self, kind: str, data: dict) -> dict:
+        return log.npc_actor_for_players(kind, data)
 
     def urlpatterns(self) -> list:
         return urls.urlpatterns
