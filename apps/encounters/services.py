@@ -26,6 +26,7 @@ from apps.rules.dice import SecureDice, check_face
 from apps.rules.errors import RulesError
 from apps.systems import system_of
 
+from .copies import COPIES, copies_leave, copies_return
 from .fighters import is_dead, is_out
 from .models import Combatant, DiceSource, Encounter, Event, Status
 from .steps import (
@@ -469,13 +470,15 @@ def encounter_undo(*, encounter_id: int, version: int | None, by) -> Event:
         raise EncounterError(_("Rien à annuler : la rencontre est revenue à son début."))
     check_not_changed_outside(last.changes, "before")
     write_back(last.changes, "before")
+    # NPC copies a reinforcement made leave the campaign (kept in the undo for a redo).
+    removed = copies_leave(last)
     last.undone = True
     last.save(update_fields=["undone"])
     encounter.refresh_from_db(fields=["status", "round", "turn"])
     step = Step(encounter, "undo", by, actor=last.actor, public=last.public)
-    step.changed_outside = shown_outside(last.changes)
+    step.changed_outside = shown_outside(last.changes) or bool(removed)
     # A copy of what was undone, so the log says it in words (not by its number).
-    return step.commit({"of": last.sequence, "kind": last.kind, "step": last.data})
+    return step.commit({"of": last.sequence, "kind": last.kind, "step": last.data, **removed})
 
 
 @transaction.atomic
@@ -487,12 +490,13 @@ def encounter_redo(*, encounter_id: int, version: int | None, by) -> Event:
     if target is None:
         raise EncounterError(_("Rien à rétablir."))
     check_not_changed_outside(target.changes, "after")
+    copies_return(encounter, target)  # the NPC copies of a reinforcement, as they were
     write_back(target.changes, "after")
     target.undone = False
     target.save(update_fields=["undone"])
     encounter.refresh_from_db(fields=["status", "round", "turn"])
     step = Step(encounter, "redo", by, actor=target.actor, public=target.public)
-    step.changed_outside = shown_outside(target.changes)
+    step.changed_outside = shown_outside(target.changes) or COPIES in target.data
     return step.commit({"of": target.sequence, "kind": target.kind, "step": target.data})
 
 

@@ -3,7 +3,8 @@
 Each one is a step, logged and undone like the others. Steps change fields and never create
 or delete rows: a reinforcement's row is made out of the fight (``present`` false) and the
 step brings it in; a fighter taken out of the fight is only marked so. Undo writes the flag
-(and the order, and the turn) back.
+(and the order, and the turn) back. The one exception: NPC copies made for a reinforcement
+leave the campaign with its undo and come back with its redo (``copies.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from apps.characters.services import npc_copy
 from apps.rules.dice import SecureDice
 from apps.systems import system_of
 
+from .copies import copies_made
 from .models import Combatant, DiceSource, Encounter, Event, Status
 from .services import MAX_COPIES, _combatant, acting_combatant, load_combatants
 from .steps import EncounterError, Step, lock_and_refresh_pools, lock_encounter, require_status
@@ -71,9 +73,11 @@ def _place_newcomers(step: Step, present: list[Combatant], newcomers: list[Comba
 
 def _newcomers(
     encounter: Encounter, characters: Sequence[Character], template, count: int, hidden: bool
-) -> list[Combatant]:
+) -> tuple[list[Combatant], list[int]]:
     """The rows of the arriving fighters, still out of the fight (the step brings them in):
-    a character taken out earlier comes back on its own row."""
+    a character taken out earlier comes back on its own row. With them, the characters
+    copied for them (an undo takes those out of the campaign)."""
+    copies: list[Character] = []
     for character in characters:
         if character.campaign_id != encounter.campaign_id or character.is_template:
             raise EncounterError(_("Ce personnage ne peut pas rejoindre ce combat."), "character")
@@ -84,7 +88,8 @@ def _newcomers(
             raise EncounterError(
                 _("Entre 1 et %(max)s PNJ à la fois.") % {"max": MAX_COPIES}, "count"
             )
-        characters = [*characters, *npc_copy(template=template, count=count)]
+        copies = npc_copy(template=template, count=count)
+        characters = [*characters, *copies]
     if not characters:
         raise EncounterError(_("Choisissez un personnage ou un modèle de PNJ."), "character")
     rows = {c.character_id: c for c in encounter.combatants.filter(character__in=characters)}
@@ -96,7 +101,7 @@ def _newcomers(
         if c.pk not in rows
     ]
     Combatant.objects.bulk_create(fresh)
-    return list(rows.values()) + fresh
+    return list(rows.values()) + fresh, [c.pk for c in copies]
 
 
 @transaction.atomic
@@ -115,7 +120,7 @@ def encounter_reinforce(
     encounter = lock_encounter(encounter_id, version, fighters=False)
     require_status(encounter, *LIVE)
     present = load_combatants(encounter, gear=False)
-    made = _newcomers(encounter, characters, template, count, hidden)
+    made, copies = _newcomers(encounter, characters, template, count, hidden)
     arriving = load_combatants_by_pk(encounter, [c.pk for c in made])
     system = system_of(encounter.campaign)
     step = Step(encounter, "reinforce", by, dice=DiceSource.APP)
@@ -125,7 +130,7 @@ def encounter_reinforce(
         step.set(combatant, "hidden", hidden)
         step.set(combatant, "state", system.fresh_state())
     rows = _place_newcomers(step, present, arriving)
-    return step.commit({"arrivals": rows})
+    return step.commit({"arrivals": rows, **copies_made(encounter, copies)})
 
 
 def load_combatants_by_pk(encounter: Encounter, pks: list[int]) -> list[Combatant]:
