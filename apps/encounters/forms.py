@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.characters.models import Character
+from apps.systems import system_of
 
 from .models import Combatant, Encounter
 from .steps import EncounterError
@@ -155,9 +156,23 @@ class ReinforcementForm(VersionForm):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     hidden = forms.BooleanField(label=_("Cachés aux joueurs"), required=False)
+    # The GM with physical dice types each arrival's initiative face, in the order they
+    # arrive (the character, or the copies in their numbering).
+    faces = forms.CharField(
+        label=_("Initiative (dés physiques)"),
+        required=False,
+        max_length=200,
+        help_text=_(
+            "Une face par arrivant, séparées par des espaces ; vide : l'application lance."
+        ),
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "class": "faces-input", "autocomplete": "off"}
+        ),
+    )
 
     def __init__(self, *args, encounter: Encounter, **kwargs):
         super().__init__(*args, **kwargs)
+        self.sides = system_of(encounter.campaign).initiative_sides
         campaign = Character.objects.for_campaign(encounter.campaign)
         in_fight = Q(combatants__encounter=encounter, combatants__present=True)
         self.fields["character"].queryset = (
@@ -173,7 +188,29 @@ class ReinforcementForm(VersionForm):
             self.add_error("character", gettext("Choisissez un personnage ou un PNJ à copier."))
         if data.get("template") and data.get("count") is None and "count" not in self.errors:
             self.add_error("count", copies_range)
+        if not self.errors:
+            data["faces"] = self._arrival_faces(data)
         return data
+
+    def _arrival_faces(self, data) -> tuple[int, ...] | None:
+        """The typed faces (None: the app rolls), one per arrival, each a face of the die."""
+        words = data.get("faces", "").split()
+        if not words:
+            return None
+        arrivals = (1 if data.get("character") else 0) + (
+            data["count"] if data.get("template") else 0
+        )
+        if not all(word.isdigit() and 1 <= int(word) <= self.sides for word in words):
+            self.add_error("faces", face_range(self.sides))
+            return None
+        if len(words) != arrivals:
+            self.add_error(
+                "faces",
+                gettext("Il faut %(n)s face(s), une par arrivant (ou laissez vide).")
+                % {"n": arrivals},
+            )
+            return None
+        return tuple(int(word) for word in words)
 
 
 class PoolCorrectionForm(VersionForm):

@@ -41,8 +41,11 @@ class _KeptDraws:
         return self._fresh.draw() if stored is None else stored
 
 
-def _place_newcomers(step: Step, present: list[Combatant], newcomers: list[Combatant]) -> list:
-    """Roll the newcomers' initiative (app dice) and give everyone a place: the system's rule
+def _place_newcomers(
+    step: Step, present: list[Combatant], newcomers: list[Combatant], typed=None
+) -> list:
+    """Roll the newcomers' initiative (app dice, or the faces ``typed`` from physical dice,
+    one per newcomer in their order) and give everyone a place: the system's rule
     sorts the whole fight (the others with their stored faces and draws), then those already
     there keep the order they had, the newcomers taking the places the rule gave them. The
     acting fighter keeps its turn: a newcomer placed before it acts from the next round."""
@@ -52,7 +55,9 @@ def _place_newcomers(step: Step, present: list[Combatant], newcomers: list[Comba
     everyone = [*present, *newcomers]
     new_pks = {c.pk for c in newcomers}
     faces = {c.pk: c.initiative_roll or 1 for c in present}
-    faces.update({c.pk: secrets.randbelow(system.initiative_sides) + 1 for c in newcomers})
+    if typed is None:
+        typed = [secrets.randbelow(system.initiative_sides) + 1 for _c in newcomers]
+    faces.update({c.pk: face for c, face in zip(newcomers, typed, strict=True)})
     draws = _KeptDraws(everyone, new_pks)
     ruled = system.initiative_order(everyone, faces, draws, encounter.campaign.house())
     by_pk = {c.pk: c for c in everyone}
@@ -114,23 +119,35 @@ def encounter_reinforce(
     template: Character | None = None,
     count: int = 0,
     hidden: bool = False,
+    faces: Sequence[int] | None = None,
 ) -> Event:
     """Fighters join the running fight: characters of the campaign, or ``count`` copies of
-    an NPC; they enter the order by the system's initiative rule."""
+    an NPC; they enter the order by the system's initiative rule (``faces``: their
+    initiative dice typed from physical dice, in the order they arrive)."""
     encounter = lock_encounter(encounter_id, version, fighters=False)
     require_status(encounter, *LIVE)
     present = load_combatants(encounter, gear=False)
     made, copies = _newcomers(encounter, characters, template, count, hidden)
     arriving = load_combatants_by_pk(encounter, [c.pk for c in made])
     system = system_of(encounter.campaign)
-    step = Step(encounter, "reinforce", by, dice=DiceSource.APP)
+    if faces is not None and len(faces) != len(arriving):
+        raise EncounterError(_("Une face d'initiative par arrivant."), "faces")
+    dice = DiceSource.APP if faces is None else DiceSource.PHYSICAL
+    step = Step(encounter, "reinforce", by, dice=dice)
     step.public = not all(c.hidden for c in arriving)
     for combatant in arriving:
         step.set(combatant, "present", True)
         step.set(combatant, "hidden", hidden)
         step.set(combatant, "state", system.fresh_state())
-    rows = _place_newcomers(step, present, arriving)
+    rows = _place_newcomers(step, present, _arrival_order(arriving, characters), faces)
     return step.commit({"arrivals": rows, **copies_made(encounter, copies)})
+
+
+def _arrival_order(arriving: list[Combatant], characters: Sequence[Character]) -> list:
+    """The arrivals in the order the GM's faces name them: the character first, then the
+    copies in their numbering (made in that order)."""
+    first = {c.pk for c in characters}
+    return sorted(arriving, key=lambda c: (c.character_id not in first, c.character_id))
 
 
 def load_combatants_by_pk(encounter: Encounter, pks: list[int]) -> list[Combatant]:

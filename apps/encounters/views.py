@@ -472,6 +472,7 @@ def encounter_reinforce(request: HtmxHttpRequest, encounter_id: int):
             template=data["template"],
             count=data["count"] or 0,
             hidden=data["hidden"],
+            faces=data["faces"],
         )
     except EncounterError as error:
         return _refused_form(request, encounter, error, "reinforce", form)

@@ -229,3 +229,57 @@ def test_aethoria_copies_come_back_with_their_skills_and_gear():
     assert gear() == ([], [])
     post(table, "redo")
     assert gear() == made
+
+
+# --- A reinforcement's initiative typed from physical dice -----------------------------------
+
+
+def test_the_gm_types_each_arrivals_initiative_face(table):
+    response = post(
+        table, "reinforce", {"template": table["template"].pk, "count": 2, "faces": "7 2"}
+    )
+    assert response.status_code == 200
+    rows = table["encounter"].combatants.filter(character__name__startswith="Sbire ")
+    faces = dict(rows.values_list("character__name", "initiative_roll"))
+    assert faces == {"Sbire 1": 7, "Sbire 2": 2}
+    assert table["encounter"].events.get(kind="reinforce").dice == "physical"
+
+
+@pytest.mark.parametrize(
+    ("faces", "message"),
+    [
+        ("11", "Un d10 donne de 1 à 10."),
+        ("0", "Un d10 donne de 1 à 10."),
+        ("3 x", "Un d10 donne de 1 à 10."),
+        ("3 4", "Il faut 1 face(s), une par arrivant"),
+    ],
+)
+def test_a_bad_initiative_face_is_refused_next_to_the_field(table, faces, message):
+    before = everything(table)
+    table["encounter"].refresh_from_db()
+    version = table["encounter"].version
+    data = {"template": table["template"].pk, "count": 1, "faces": faces, "hidden": "on"}
+    response = post(table, "reinforce", data)
+    assert response.status_code == 200
+    error = response.text.split('id="id_faces_error">')[1].split("<")[0]
+    assert message in error
+    table["encounter"].refresh_from_db()
+    assert table["encounter"].version == version and everything(table) == before
+
+
+def test_an_aethoria_arrivals_face_is_a_d20():
+    campaign = campaign_with_gm("aethoria")
+    gm = campaign.memberships.get().user
+    ysolde = aethoria_fighter(campaign, "Ysolde", owner=add_player(campaign))
+    brandon = aethoria_fighter(campaign, "Brandon")
+    spare = aethoria_fighter(campaign, "Goule")
+    encounter = Encounter.objects.create(campaign=campaign, name="Crypte")
+    services.combatants_add(encounter_id=encounter.pk, characters=[ysolde, brandon])
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
+    client = Client()
+    client.force_login(gm)
+    table = {"encounter": encounter, "client": client}
+    response = post(table, "reinforce", {"character": spare.pk, "faces": "21"})
+    assert "Un d20 donne de 1 à 20." in response.text
+    response = post(table, "reinforce", {"character": spare.pk, "faces": "17"})
+    assert encounter.combatants.get(character=spare).initiative_roll == 17
