@@ -17,7 +17,7 @@ from apps.encounters.models import Encounter
 from apps.systems.ew.sheet_spend import eclat_spend
 from tests.accounts.factories import UserFactory
 from tests.asgi_server import Stream, serve_asgi, session_cookie
-from tests.encounters.factories import add_player, campaign_with_gm, ew_duel, ew_fighter
+from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter, started_duel
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +30,7 @@ def server(transactional_db):
 
 @pytest.fixture
 def fight():
-    duel = ew_duel("Brandon", "Le Rôdeur", npc_hidden=True, name="Nuit")
+    duel = started_duel("Brandon", "Le Rôdeur", npc_hidden=True, name="Nuit")
     return {
         "encounter": duel.encounter,
         "gm": duel.gm,

@@ -10,7 +10,7 @@ from apps.encounters.models import Encounter
 from apps.systems.ew.combat import AttackChoice, ew_attack
 from tests.asgi_server import serve_asgi, session_cookie
 from tests.e2e.conftest import PHONE, screenshot
-from tests.encounters.factories import add_player, campaign_with_gm, ew_duel, ew_fighter
+from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter, started_duel
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def asgi_url(transactional_db):
 
 def _fight():
     # The sbire acts first (typed initiative faces): it strikes Lysandre.
-    duel = ew_duel("Lysandre", "Sbire", first="npc", name="Quais")
+    duel = started_duel("Lysandre", "Sbire", first="npc", name="Quais")
     return duel.encounter, duel.gm, duel.player, duel.pc
 
 

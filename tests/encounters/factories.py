@@ -149,7 +149,7 @@ __all__ = ["System", "add_player", "aethoria_fighter", "campaign_with_gm", "ew_f
 
 @dataclass(frozen=True)
 class Duel:
-    """A running EW fight of a player's PC against an NPC (``ew_duel``)."""
+    """A running fight of a player's PC against an NPC (``started_duel``)."""
 
     encounter: Encounter
     gm: object
@@ -158,22 +158,24 @@ class Duel:
     npc: Character
 
 
-def ew_duel(
+def started_duel(
     pc_name: str = "Brandon",
     npc_name: str = "Garnier",
     *,
+    system: str = System.EW,
     first: str | None = None,
     npc_hidden: bool = False,
     name: str = "Rixe",
 ) -> Duel:
-    """A new EW campaign with its GM and a player, and their fight started: the player's PC
-    against an NPC (hidden from the players with ``npc_hidden``). ``first``: "pc" or "npc"
-    acts first (typed initiative faces, 10 against 1); None: the app rolls initiative."""
-    campaign = campaign_with_gm("ew")
+    """A new campaign of ``system`` with its GM and a player, and their fight started: the
+    player's PC against an NPC (hidden from the players with ``npc_hidden``). ``first``: "pc"
+    or "npc" acts first (typed initiative faces, 10 against 1); None: the app rolls initiative."""
+    fighter = aethoria_fighter if system == System.AETHORIA else ew_fighter
+    campaign = campaign_with_gm(system)
     gm = campaign.memberships.get().user
     player = add_player(campaign)
-    pc = ew_fighter(campaign, pc_name, owner=player)
-    npc = ew_fighter(campaign, npc_name)
+    pc = fighter(campaign, pc_name, owner=player)
+    npc = fighter(campaign, npc_name)
     encounter = Encounter.objects.create(campaign=campaign, name=name)
     services.combatants_add(encounter_id=encounter.pk, characters=[pc])
     services.combatants_add(encounter_id=encounter.pk, characters=[npc], hidden=npc_hidden)

@@ -12,7 +12,7 @@ from apps.encounters import services
 from apps.encounters.models import Combatant, Encounter, Event
 from apps.systems.ew.combat import AttackChoice, ew_attack
 from tests.accounts.factories import UserFactory
-from tests.encounters.factories import add_player, campaign_with_gm, ew_duel, ew_fighter
+from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter, started_duel
 
 pytestmark = pytest.mark.django_db
 
@@ -365,7 +365,7 @@ def test_without_htmx_a_tool_goes_back_to_the_console(client, table):
 def test_the_players_read_what_became_of_an_npc_not_its_points(client):
     """An NPC's exact wounds are the GM's (product spec §2.6: NPCs as words): the players'
     last actions say it was hit and what became of it, a PC's wounds keep their numbers."""
-    duel = ew_duel("Brandon", "Garnier", first="pc")
+    duel = started_duel("Brandon", "Garnier", first="pc")
     encounter, gm, player = duel.encounter, duel.gm, duel.player
     by_name = {c.character.name: c for c in encounter.combatants.select_related("character")}
     for attacker, target in (("Brandon", "Garnier"), ("Garnier", "Brandon")):

@@ -21,8 +21,8 @@ from tests.encounters.factories import (
     add_player,
     aethoria_fighter,
     campaign_with_gm,
-    ew_duel,
     ew_fighter,
+    started_duel,
 )
 
 pytestmark = pytest.mark.django_db
@@ -109,6 +109,12 @@ def burning_spell(table, caster):
     )
 
 
+def assert_burning_spells_numbers(line):
+    """Every number of ``burning_spell`` is on this log line."""
+    assert "Pouvoir investi 4" in line and "brûlure d&#x27;érys : 4 PV" in line
+    assert "fatigue 2 physique, 2 mentale" in line
+
+
 def test_an_npc_casters_burn_and_spends_never_reach_a_players_screen(magic_table):
     table = magic_table
     encounter = table["encounter"]
@@ -120,9 +126,7 @@ def test_an_npc_casters_burn_and_spends_never_reach_a_players_screen(magic_table
             assert "PV" not in line and "Pouvoir investi" not in line
             assert "fatigue" not in line
     # The GM's log keeps every number.
-    line = line_of(console_page(table["gm"], encounter), "Sombre lance Feu")
-    assert "Pouvoir investi 4" in line and "brûlure d&#x27;érys : 4 PV" in line
-    assert "fatigue 2 physique, 2 mentale" in line
+    assert_burning_spells_numbers(line_of(console_page(table["gm"], encounter), "Sombre lance Feu"))
 
 
 def test_other_campaigns_outsiders_and_anonymous_get_nothing_of_the_fight(magic_table):
@@ -156,9 +160,9 @@ def test_a_pc_casters_own_numbers_stay_on_the_players_line(magic_table):
     encounter = table["encounter"]
     post(table["gm_client"], "next_turn", encounter, {})
     burning_spell(table, table["y"])
-    line = line_of(table_page(table["other_player"], encounter), "Ysolde lance Feu")
-    assert "Pouvoir investi 4" in line and "brûlure d&#x27;érys : 4 PV" in line
-    assert "fatigue 2 physique, 2 mentale" in line
+    assert_burning_spells_numbers(
+        line_of(table_page(table["other_player"], encounter), "Ysolde lance Feu")
+    )
 
 
 def test_an_npcs_fatigue_dice_on_its_attack_and_defence_are_told_without_number(magic_table):
@@ -224,7 +228,7 @@ def test_an_npc_bleeding_at_its_turn_is_told_without_its_pv(magic_table):
 
 
 def test_an_ew_npcs_score_margin_and_initiative_stay_the_gms():
-    duel = ew_duel(first="npc")
+    duel = started_duel(first="npc")
     encounter = duel.encounter
     pc = encounter.combatants.get(character=duel.pc)
     npc = encounter.combatants.get(character=duel.npc)
@@ -252,7 +256,7 @@ def test_an_ew_npcs_score_margin_and_initiative_stay_the_gms():
 
 
 def test_an_ew_npcs_test_shows_its_face_and_verdict_not_its_score_or_margin():
-    duel = ew_duel(first="npc")
+    duel = started_duel(first="npc")
     encounter = duel.encounter
     npc = encounter.combatants.get(character=duel.npc)
     rank = duel.npc.ew.specialties.get()
@@ -272,7 +276,7 @@ def test_an_ew_npcs_test_shows_its_face_and_verdict_not_its_score_or_margin():
 
 
 def test_reinforcements_arrive_without_their_initiative_on_the_players_line():
-    duel = ew_duel(first="pc")
+    duel = started_duel(first="pc")
     encounter = duel.encounter
     guard = ew_fighter(encounter.campaign, "Garde")
     post(as_user(duel.gm), "reinforce", encounter, {"character": guard.pk})

@@ -9,15 +9,9 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.characters.models import AethoriaSkillRank, Character, EwSheet
-from apps.encounters import services
 from apps.encounters.copies import REMOVED
-from apps.encounters.models import Combatant, Encounter, Event
-from tests.encounters.factories import (
-    add_player,
-    aethoria_fighter,
-    campaign_with_gm,
-    ew_fighter,
-)
+from apps.encounters.models import Combatant, Event
+from tests.encounters.factories import aethoria_fighter, ew_fighter, started_duel
 
 pytestmark = pytest.mark.django_db
 
@@ -27,27 +21,21 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture
 def table():
     """A running EW fight, Brandon (a PC) against Garnier; a template "Sbire" waits."""
-    campaign = campaign_with_gm("ew")
-    gm = campaign.memberships.get().user
-    player = add_player(campaign)
-    brandon = ew_fighter(campaign, "Brandon", owner=player)
-    garnier = ew_fighter(campaign, "Garnier")
-    template = ew_fighter(campaign, "Sbire", phy=5)
+    duel = started_duel(first="pc")
+    template = ew_fighter(duel.encounter.campaign, "Sbire", phy=5)
     Character.objects.filter(pk=template.pk).update(is_template=True)
-    encounter = Encounter.objects.create(campaign=campaign, name="Rixe")
-    services.combatants_add(encounter_id=encounter.pk, characters=[brandon, garnier])
-    b, g = (encounter.combatants.get(character=c) for c in (brandon, garnier))
-    services.encounter_start(
-        encounter_id=encounter.pk, version=None, by=gm, initiative={b.pk: 10, g.pk: 1}
-    )
+    return {**gm_table(duel), "template": template}
+
+
+def gm_table(duel):
+    """What this module's helpers take: the duel's fight, its people and a GM's client."""
     client = Client()
-    client.force_login(gm)
+    client.force_login(duel.gm)
     return {
-        "campaign": campaign,
-        "encounter": encounter,
-        "gm": gm,
-        "player": player,
-        "template": template,
+        "campaign": duel.encounter.campaign,
+        "encounter": duel.encounter,
+        "gm": duel.gm,
+        "player": duel.player,
         "client": client,
     }
 
@@ -196,18 +184,9 @@ def test_what_an_undo_kept_is_never_put_back_over_another_row(table):
 
 
 def test_aethoria_copies_come_back_with_their_skills_and_gear():
-    campaign = campaign_with_gm("aethoria")
-    gm = campaign.memberships.get().user
-    ysolde = aethoria_fighter(campaign, "Ysolde", owner=add_player(campaign))
-    brandon = aethoria_fighter(campaign, "Brandon")
-    template = aethoria_fighter(campaign, "Goule", esquive=2)
+    table = gm_table(started_duel("Ysolde", "Brandon", system="aethoria", name="Crypte"))
+    template = aethoria_fighter(table["campaign"], "Goule", esquive=2)
     Character.objects.filter(pk=template.pk).update(is_template=True)
-    encounter = Encounter.objects.create(campaign=campaign, name="Crypte")
-    services.combatants_add(encounter_id=encounter.pk, characters=[ysolde, brandon])
-    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
-    client = Client()
-    client.force_login(gm)
-    table = {"encounter": encounter, "client": client}
     response = post(table, "reinforce", {"template": template.pk, "count": 2})
     assert response.status_code == 200
 
@@ -268,17 +247,9 @@ def test_a_bad_initiative_face_is_refused_next_to_the_field(table, faces, messag
 
 
 def test_an_aethoria_arrivals_face_is_a_d20():
-    campaign = campaign_with_gm("aethoria")
-    gm = campaign.memberships.get().user
-    ysolde = aethoria_fighter(campaign, "Ysolde", owner=add_player(campaign))
-    brandon = aethoria_fighter(campaign, "Brandon")
-    spare = aethoria_fighter(campaign, "Goule")
-    encounter = Encounter.objects.create(campaign=campaign, name="Crypte")
-    services.combatants_add(encounter_id=encounter.pk, characters=[ysolde, brandon])
-    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
-    client = Client()
-    client.force_login(gm)
-    table = {"encounter": encounter, "client": client}
+    table = gm_table(started_duel("Ysolde", "Brandon", system="aethoria", name="Crypte"))
+    encounter = table["encounter"]
+    spare = aethoria_fighter(table["campaign"], "Goule")
     response = post(table, "reinforce", {"character": spare.pk, "faces": "21"})
     assert "Un d20 donne de 1 à 20." in response.text
     response = post(table, "reinforce", {"character": spare.pk, "faces": "17"})
