@@ -35,6 +35,7 @@ from .services import (
     load_combatants,
     redoable_event,
 )
+from .steps import Fight
 
 LOG_LINES = 60
 TABLE_BODY = "encounters/table.html#table-body"
@@ -253,6 +254,21 @@ def correction_form(encounter: Encounter, combatant: Combatant, data=None) -> Po
 def opens_new_round(encounter: Encounter, combatants: list[Combatant], house) -> bool:
     """Whether "next turn" now begins a new round: nobody after the acting fighter can act."""
     return all(is_out(c, house) for c in combatants[encounter.turn + 1 :])
+
+
+def ends_the_round_early(fight: Fight, event: Event) -> bool:
+    """Whether a step of the acting fighter put out of the fight its target, who was still to
+    act this round: "next turn" may now open a new round, and the console then offers its
+    physical-dice faces, which an answer of the step's fragments alone would not draw."""
+    acting, target = fight.acting, fight.fighters.get(event.target_id)
+    if acting is None or target is None or event.actor_id != acting.pk:
+        return False
+    if (target.position, target.pk) < (acting.position, acting.pk):
+        return False
+    encounter = fight.encounter
+    house = encounter.campaign.house()
+    system = system_of(encounter.campaign)
+    return is_out(target, house) and system.initiative_each_round(encounter.round + 1, house)
 
 
 def _running_forms(encounter: Encounter, combatants, forms: dict) -> None:

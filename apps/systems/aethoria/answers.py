@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from apps.encounters.console import LogLine, StepDone, fighter_rows
+from apps.encounters.console import LogLine, StepDone, ends_the_round_early, fighter_rows
 from apps.encounters.log import describe
 from apps.encounters.models import Event
 from apps.encounters.steps import Fight
@@ -21,10 +21,13 @@ def answers_light(event: Event, fight: Fight) -> bool:
     """Whether the fragments say all the attack changed: made by the acting fighter (a fired
     prepared action changes which forms the panel holds), leaving the console's shape and
     both fighters' aims and prepared actions alone (the panel's cards of aims and prepared
-    actions list every fighter: they are left as they are on screen)."""
+    actions list every fighter: they are left as they are on screen), and not opening the
+    way to a new round whose dice the panel must now offer."""
     if StepDone.of(event).reshapes_console:
         return False
     if fight.acting is None or fight.acting.pk != event.actor_id:
+        return False
+    if ends_the_round_early(fight, event):
         return False
     return all(
         _panel_cards(change["before"]) == _panel_cards(change["after"])

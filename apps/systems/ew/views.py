@@ -12,6 +12,7 @@ from django_htmx.http import reswap
 
 from apps.core.http import HtmxHttpRequest
 from apps.encounters.access import get_encounter_for_user, lock_fight_for_gm
+from apps.encounters.console import ends_the_round_early
 from apps.encounters.forms import add_encounter_error
 from apps.encounters.models import Encounter
 from apps.encounters.services import acting_combatant, load_combatants
@@ -37,6 +38,8 @@ def _respond_attack(request, fight: Fight, event, form):
     of the console stays light whatever the size of the fight and its log."""
     if not request.htmx:
         return redirect("encounters:console", fight.encounter.pk)
+    if ends_the_round_early(fight, event):
+        return _respond_step(request, fight.encounter, event)
     response = TemplateResponse(
         request, f"{ACTIONS}#attack-update", attack_step_context(request, event, fight, form)
     )
