@@ -111,3 +111,45 @@ document.addEventListener("htmx:afterSettle", () => {
   typedBeforeReload = [];
   saved.forEach(putBack);
 });
+// On a tablet held upright (the stylesheet decides when), the order keeps in view only the
+// fighters the GM deals with now: the acting one, the target of the attack form and the next
+// two still standing, when that leaves at least two others out; the button under the list
+// shows them. Which rows are far is worked out again after every swap, because a step's
+// answer redraws only the rows it changed; the GM's choice to see them all lasts for the tab.
+const ORDER_UNFOLDED = "tablee.order.unfolded";
+function foldOrder() {
+  const list = document.getElementById("combatants");
+  const toggle = document.getElementById("order-toggle");
+  if (!list || !toggle) return;
+  const rows = [...list.querySelectorAll(":scope > li.combatant")];
+  const acting = rows.findIndex((row) => row.classList.contains("acting"));
+  if (acting < 0) return;
+  const near = new Set([rows[acting]]);
+  for (let step = 1; step < rows.length && near.size < 3; step++) {
+    const row = rows[(acting + step) % rows.length];
+    if (!row.classList.contains("out")) near.add(row);
+  }
+  const target = document.querySelector("#console-actions select[name=target]");
+  const aimed = target && document.getElementById(`combatant-${target.value}`);
+  if (aimed) near.add(aimed);
+  // Folding a single row would save little and only surprise.
+  const far = rows.length - near.size >= 2 ? rows.length - near.size : 0;
+  rows.forEach((row) => row.classList.toggle("far", far > 0 && !near.has(row)));
+  const unfolded = sessionStorage.getItem(ORDER_UNFOLDED) === "1";
+  list.classList.toggle("unfolded", unfolded);
+  toggle.hidden = far === 0;
+  toggle.setAttribute("aria-expanded", String(unfolded));
+  toggle.querySelector(".order-folded-count").textContent = `+${far}`;
+}
+document.addEventListener("click", (event) => {
+  if (!event.target.closest("#order-toggle")) return;
+  const unfolded = sessionStorage.getItem(ORDER_UNFOLDED) === "1";
+  sessionStorage.setItem(ORDER_UNFOLDED, unfolded ? "0" : "1");
+  foldOrder();
+});
+document.addEventListener("change", (event) => {
+  if (event.target.matches("#console-actions select[name=target]")) foldOrder();
+});
+document.addEventListener("htmx:oobAfterSwap", foldOrder);
+document.addEventListener("htmx:afterSettle", foldOrder);
+document.addEventListener("DOMContentLoaded", foldOrder);
