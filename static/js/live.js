@@ -64,6 +64,10 @@
   const behind = () => newestTold !== null && Number(shownVersion()) < newestTold;
   const refresh = () => {
     planned = null;
+    if (ownSteps.size) {
+      waitingForSteps = true;
+      return;
+    }
     if (checking) {
       again = true;
       return;
@@ -80,6 +84,26 @@
     const wait = Math.max(Math.random() * pace.spread, lastRefresh + pace.pace - Date.now());
     planned = setTimeout(refresh, wait);
   };
+  // The page's own step (a form it posts) commits before its answer arrives, so the change
+  // pushed for it, or a check sent meanwhile, beats the answer: refreshing then would redraw
+  // the page under the answer, which is then swapped into a page that is gone (its message
+  // lost), and the console would render twice per step. While the page's own steps are in
+  // flight, refreshes wait; once they are answered, the page refreshes only if it is still
+  // behind what it was told (a change someone else made meanwhile).
+  const ownSteps = new Set();
+  let waitingForSteps = false;
+  document.addEventListener("htmx:beforeSend", (event) => {
+    const config = event.detail.requestConfig;
+    if (config && config.verb !== "get") ownSteps.add(event.detail.xhr);
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (!ownSteps.delete(event.detail.xhr) || ownSteps.size || !waitingForSteps) return;
+    waitingForSteps = false;
+    // Once the answer has settled: htmx sets up the elements it brought only then, and a
+    // check asked of a live element not yet set up would be lost.
+    const settled = window.htmx.config.defaultSettleDelay + 20;
+    setTimeout(() => { if (behind()) refreshSoon(); }, settled);
+  });
   const followed = new WeakSet();
   const lost = (shown) => {
     document.querySelectorAll("[data-live-stream] .live-lost").forEach((badge) => {
@@ -137,6 +161,11 @@
     const polled = !(event.detail.requestConfig.triggeringEvent instanceof Event);
     if (streaming && polled && isLive(element)) {
       event.preventDefault();
+      return;
+    }
+    if (ownSteps.size) {
+      event.preventDefault();
+      waitingForSteps = true;
       return;
     }
     checking = true;

@@ -1,6 +1,8 @@
 """A phone follows the table by push (apps/core/push.py): its table view and its sheet
 update after the GM's step without the 2 s check, and catch up after the stream was cut."""
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -9,7 +11,7 @@ from apps.encounters import services
 from apps.encounters.models import Encounter
 from apps.systems.ew.combat import AttackChoice, ew_attack
 from tests.asgi_server import serve_asgi, session_cookie
-from tests.e2e.conftest import PHONE, screenshot
+from tests.e2e.conftest import DESKTOP, PHONE, screenshot
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter, started_duel
 
 
@@ -139,3 +141,55 @@ def test_the_dashboard_shows_a_fight_starting_by_push(browser, asgi_url):
     expect(home.locator("#home-body")).to_contain_text("Les Quais")
     screenshot(home, "push-dashboard-phone")
     home.context.close()
+
+
+def test_the_consoles_own_step_is_not_redrawn_by_its_own_push(browser, asgi_url):
+    """The step commits before its answer is sent, so its push reaches the console first: the
+    console must not fetch itself then (it rendered twice per step, and the answer, swapped
+    into the page that was gone, lost its message and logged an htmx error). A change made by
+    someone else while the answer is on its way is still caught up with."""
+    encounter, gm, _player, _pc = _fight()
+    console_loads, errors = [], []
+    context = browser.new_context(viewport=DESKTOP, locale="fr-FR")
+    name, _, value = session_cookie(gm).partition("=")
+    context.add_cookies([{"name": name, "value": value, "url": asgi_url}])
+    console = context.new_page()
+    console.set_default_timeout(10_000)
+    console.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    path = f"/rencontres/{encounter.pk}/"
+    with console.expect_response(lambda response: _is_check(response.url)):
+        console.goto(asgi_url + path)
+    console.on(
+        "request",
+        lambda request: (
+            request.method == "GET"
+            and request.url.split("?")[0] == asgi_url + path
+            and console_loads.append(request.url)
+        ),
+    )
+
+    def answer_late(route, then=None):
+        response = route.fetch()  # committed and pushed: the push is on its way
+        time.sleep(0.4)
+        if then:
+            then()
+        route.fulfill(response=response)
+
+    console.route("**/suivant/", lambda route: answer_late(route))
+    console.locator(".console-controls button[data-key=n]").click()
+    expect(console.locator("#status-line")).to_contain_text("Lysandre")
+    console.wait_for_timeout(800)
+    assert console_loads == [] and errors == []
+
+    # The GM's second tab pauses the fight while this one's next turn is answered.
+    console.unroute("**/suivant/")
+    console.route(
+        "**/suivant/",
+        lambda route: answer_late(
+            route, lambda: services.encounter_pause(encounter_id=encounter.pk, version=None, by=gm)
+        ),
+    )
+    console.locator(".console-controls button[data-key=n]").click()
+    expect(console.locator("#status-line")).to_contain_text("pause")
+    assert len(console_loads) == 1 and errors == []
+    context.close()
