@@ -111,7 +111,7 @@ document.addEventListener("htmx:afterSettle", () => {
   typedBeforeReload = [];
   saved.forEach(putBack);
 });
-// On a tablet held upright (the stylesheet decides when), the order keeps in view only the
+// On a tablet or a phone held upright (the stylesheet decides when), the order keeps in view only the
 // fighters the GM deals with now: the acting one, the target of the attack form and the next
 // two still standing, when that leaves at least two others out; the button under the list
 // shows them. Which rows are far is worked out again after every swap, because a step's

@@ -1,13 +1,14 @@
-"""On a tablet held upright, the console's order keeps in view the fighters the GM deals with
-now: the acting one, the attack form's target and the next two still standing; a button
-under the list unfolds the others (issue 17). A laptop or a tablet held sideways always
-shows the whole order."""
+"""On a tablet or a phone held upright, the console's order keeps in view the fighters the
+GM deals with now: the acting one, the attack form's target and the next two still standing;
+a button under the list unfolds the others (issue 17). A laptop or a tablet held sideways
+always shows the whole order."""
 
 import pytest
 from playwright.sync_api import expect
 
 from apps.encounters import services
 from apps.encounters.models import Encounter
+from tests.e2e.conftest import PHONE
 from tests.e2e.test_console_taps import LAPTOP, UPRIGHT
 from tests.e2e.test_encounter_ew import log_in
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
@@ -43,8 +44,11 @@ def shown(console, encounter) -> list[str]:
     return [name for name in NAMES if row(console, encounter, name).is_visible()]
 
 
-def test_an_upright_tablet_keeps_the_acting_fighter_the_target_and_the_next_two(open_page):
-    console, encounter = seven_fighters(open_page, UPRIGHT)
+@pytest.mark.parametrize("viewport", [UPRIGHT, PHONE], ids=["tablet", "phone"])
+def test_upright_the_order_keeps_the_acting_fighter_the_target_and_the_next_two(
+    open_page, viewport
+):
+    console, encounter = seven_fighters(open_page, viewport)
     toggle = console.locator("#order-toggle")
     # Brandon acts; his attack form aims at Sbire 1, who also comes next, with Sbire 2.
     expect(row(console, encounter, "Sbire 3")).to_be_hidden()
