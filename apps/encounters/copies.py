@@ -22,7 +22,7 @@ from uuid import UUID
 
 from django.apps import apps
 from django.core import serializers
-from django.db import models
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -74,7 +74,8 @@ def copies_leave(event: Event) -> dict:
 def copies_return(encounter: Encounter, event: Event) -> None:
     """Redoing ``event``: make again, with the same ids, the copies its latest undo
     deleted, and point the log's lines at them again. Refused when what the undo kept
-    cannot be put back as it was (a fight imported from a file, whose ids are new)."""
+    cannot be put back as it was (a fight imported from a file, whose ids are new; gear
+    deleted from the compendium since)."""
     made = event.data.get(COPIES)
     if not made:
         return
@@ -89,8 +90,22 @@ def copies_return(encounter: Encounter, event: Event) -> None:
         raise EncounterError(
             _("Les copies de ces renforts ne peuvent pas revenir : rien n'a été modifié.")
         )
-    for obj in serializers.deserialize("python", [*removed["rows"], *removed["fighters"]]):
-        obj.save()
+    try:
+        with transaction.atomic():
+            for obj in serializers.deserialize("python", [*removed["rows"], *removed["fighters"]]):
+                obj.save()
+            # The rows name compendium entries (weapons, armour, skills) that the admin may
+            # have deleted since the undo; the database checks such references only at
+            # COMMIT, which would fail then: check them now, while this can be refused.
+            connection.check_constraints()
+    except IntegrityError as error:
+        raise EncounterError(
+            _(
+                "Les copies de ces renforts ne peuvent pas revenir : une arme, une armure "
+                "ou une compétence qu'elles avaient a été retirée du compendium depuis. "
+                "Rien n'a été modifié."
+            )
+        ) from error
     fighters = {row["pk"] for row in removed["fighters"]}
     for field in ("actor", "target"):
         by_fighter = defaultdict(list)

@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.characters.models import AethoriaSkillRank, Character, EwSheet
+from apps.compendium.models import EwWeapon
 from apps.encounters.copies import REMOVED
 from apps.encounters.models import Combatant, Event
 from tests.encounters.factories import aethoria_fighter, ew_fighter, started_duel
@@ -254,3 +255,21 @@ def test_an_aethoria_arrivals_face_is_a_d20():
     assert "Un d20 donne de 1 à 20." in response.text
     response = post(table, "reinforce", {"character": spare.pk, "faces": "17"})
     assert encounter.combatants.get(character=spare).initiative_roll == 17
+
+
+def test_a_redo_after_the_copies_gear_left_the_compendium_is_refused_in_words(table):
+    """The admin deleted the copies' weapon between the undo and the redo: the copies cannot
+    come back as they were; the redo says so and changes nothing (no 500)."""
+    copies = reinforce(table, count=2)
+    weapons = set(EwSheet.objects.get(pk=copies[0]).weapons.values_list("pk", flat=True))
+    assert weapons
+    post(table, "undo")
+    EwWeapon.objects.filter(pk__in=weapons).delete()  # the template's with it
+    before = everything(table)
+    events = table["encounter"].events.count()
+    response = post(table, "redo")
+    assert response.status_code == 200
+    assert "Les copies de ces renforts ne peuvent pas revenir" in response.text
+    assert "retirée du compendium" in response.text
+    assert everything(table) == before and table["encounter"].events.count() == events
+    assert not Character.objects.filter(pk__in=copies).exists()
