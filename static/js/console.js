@@ -111,11 +111,12 @@ document.addEventListener("htmx:afterSettle", () => {
   typedBeforeReload = [];
   saved.forEach(putBack);
 });
-// On a tablet or a phone held upright (the stylesheet decides when), the order keeps in view only the
-// fighters the GM deals with now: the acting one, the target of the attack form and the next
-// two still standing, when that leaves at least two others out; the button under the list
-// shows them. Which rows are far is worked out again after every swap, because a step's
-// answer redraws only the rows it changed; the GM's choice to see them all lasts for the tab.
+// On a tablet or a phone held upright (the stylesheet decides when), the order keeps in view
+// only the fighters the GM deals with now: the acting one, the target of the attack form and
+// the next two still standing, when that leaves at least two others out; the button under
+// the list shows them. Which rows are far is worked out again after every swap, because a
+// step's answer redraws only the rows it changed; the GM's choice to see them all lasts for
+// the tab.
 const ORDER_UNFOLDED = "tablee.order.unfolded";
 function foldOrder() {
   const list = document.getElementById("combatants");
