@@ -1,5 +1,6 @@
 """A phone follows the table by push (apps/core/push.py): its table view and its sheet
-update after the GM's step without the 2 s check, and catch up after the stream was cut."""
+update after the GM's step without the 2 s check, and catch up after the stream was cut. The
+GM's console is not redrawn by the push of its own step."""
 
 import time
 
