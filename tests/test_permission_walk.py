@@ -25,7 +25,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
-from apps.accounts.models import User
+from apps.accounts.models import ResetLink, User
 from apps.campaigns.models import Campaign, Membership, Role
 from apps.campaigns.services import campaign_create, log_add
 from apps.characters.models import Character, EwSheet
@@ -36,6 +36,7 @@ from apps.systems.aethoria.demo import DEMO_CAMPAIGN as AETHORIA_DEMO_CAMPAIGN
 from apps.systems.ew.demo import DEMO_CAMPAIGN as EW_DEMO_CAMPAIGN
 from tests.accounts.factories import UserFactory
 from tests.encounters.factories import add_player, ew_fighter
+from tests.screens.factories import make_handout, make_link
 
 pytestmark = pytest.mark.django_db
 
@@ -70,11 +71,31 @@ ROUTES_FOR_MEMBERS = {
     "encounters:table",
     "encounters:changes",
     "encounters:stream",
+    # Roll requests (issue #31): the player's own panel, its stream and their answers (each
+    # answers only the requests of their own character, refused in words otherwise).
+    "encounters:request_panel",
+    "encounters:request_stream",
+    "encounters:request_answer",
+    "encounters:ew_request_answer",
+    "encounters:aethoria_request_answer",
+    "encounters:end_own_turn",
+    "campaigns:handout_image",
+    "screens:screen",
+    "screens:changes",
+    "screens:stream",
 }
 # The GM's own: a player gets 403 (or 404 for what they may not even know of).
 # The invitation's pages (its landing, log in to join, sign up to join) name their campaign,
 # its system and its GM to whoever holds the code: that is what the invitation is for.
 INVITATION_PAGES = {"campaigns:join", "campaigns:join_login", "campaigns:join_signup"}
+# A screen link's pages show its campaign (its name, its party) to whoever holds the link,
+# logged in or not: that is what the GM made it for. Never a secret nor a hidden fighter.
+SCREEN_LINK_PAGES = {
+    "screens:link",
+    "screens:link_changes",
+    "screens:link_stream",
+    "screens:link_handout_image",
+}
 
 GM_ONLY = {
     "campaigns:invite",
@@ -96,6 +117,21 @@ GM_ONLY = {
     "characters:xp_undo",
     "encounters:create",
     "encounters:console",
+    # Roll requests (issue #31): sending, taking over and cancelling are the GM's.
+    "encounters:ew_request",
+    "encounters:ew_test_request",
+    "encounters:aethoria_request",
+    "encounters:aethoria_test_request",
+    "encounters:request_initiative",
+    "encounters:request_take_over",
+    "encounters:request_cancel",
+    "screens:manage",
+    "screens:link_create",
+    "screens:link_revoke",
+    "screens:handout_create",
+    "screens:handout_show",
+    "screens:handout_take_down",
+    "screens:handout_delete",
 }
 SCOPED_ARGUMENTS = {"campaign_id", "character_id", "encounter_id", "combatant_id"}
 
@@ -202,6 +238,8 @@ def _world() -> World:
     _start(running, users["gm"])
     garnier = Character.objects.get(campaign=ew, name="Commissaire Garnier")
     EwSheet.objects.filter(pk=garnier.pk).update(superficial_left=7)  # a blow: "7 / 18"
+    # Alice asked for a new password from the login page: her GM may hand her a link.
+    ResetLink.objects.create(user=users["player"], browser_digest="0" * 64)
     world = World(users, ew, aethoria, other)
     world.fills = _fills(world, running, garnier, lurker)
     world.secrets = _secrets()
@@ -222,6 +260,10 @@ def _fills(world: World, running: Encounter, garnier, lurker) -> dict:
     prepared = aethoria.encounters.get()
     entry = ew.log_entries.first()
     xp = pc.xp_entries.first()
+    # A handout on show, one the GM keeps for later (its title a secret), a screen link.
+    shown = make_handout(ew, shown=True)
+    kept = make_handout(ew, title="Rôdeur Invisible")
+    token = make_link(ew)
     return {
         "campaign_id": [ew.pk, aethoria.pk],
         "character_id": [pc.pk, garnier.pk, lurker.pk],
@@ -230,6 +272,9 @@ def _fills(world: World, running: Encounter, garnier, lurker) -> dict:
         "membership_id": [Membership.objects.get(campaign=ew, role=Role.PLAYER, user=player).pk],
         "entry_id": [entry.pk if entry else 1, xp.pk if xp else 1],
         "code": [ew.invite_code],
+        "handout_id": [shown.pk, kept.pk],
+        "link_id": [ew.screen_links.get().pk],
+        "token": [token],
     }
 
 
@@ -293,6 +338,10 @@ def _scoped(route: Route) -> bool:
 
 def _allowed(world: World, role: str, route: Route, url: str) -> set[int]:
     """The statuses this role may get from this URL."""
+    if route.name in SCREEN_LINK_PAGES:
+        # Whoever holds the link, logged in or not, as nobody: its screen, nothing new (204;
+        # no stream under this WSGI client), and no handout but the one on show (404).
+        return {200, 204, 404, 405}
     if role == "anonymous":
         # Else to the login page (checked below): a 302, or HX-Location for htmx.
         return {200, 302, 405} if _public(url) else {200, 302}
@@ -319,7 +368,8 @@ def _leaks(world: World, role: str, route: Route, html: str) -> list[str]:
     found += [name for name in world.hidden_names if name in html]
     user = world.users[role]
     member_of = set(user.memberships.values_list("campaign_id", flat=True)) if user else set()
-    if route.name not in INVITATION_PAGES:  # the invitation shows its campaign to whoever has it
+    # The invitation and a screen link show their campaign to whoever has them.
+    if route.name not in INVITATION_PAGES | SCREEN_LINK_PAGES:
         for campaign_pk, names in world.names.items():
             if campaign_pk not in member_of:
                 found += [n for n in names if n in html]

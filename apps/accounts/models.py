@@ -11,7 +11,10 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
-RESET_LINK_LIFETIME = timedelta(hours=24)
+# A player's request for a new password waits this long for a GM of theirs; the link a GM
+# then hands over works this long, once.
+RESET_REQUEST_LIFETIME = timedelta(hours=24)
+RESET_LINK_LIFETIME = timedelta(hours=1)
 
 
 class User(AbstractUser):
@@ -27,6 +30,14 @@ class User(AbstractUser):
     # Folded into the session auth hash that Django checks against this row on every
     # request: changing it ends every session of the user without a query more.
     session_salt = models.CharField(max_length=32, blank=True, default="", editable=False)
+    # When the password was last set by a reset (a mailed link, a GM's link, the admin): the
+    # person is told at their next log-in, then it is cleared.
+    password_reset_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # An address given on the account form or at sign-up, stored in ``email`` only once its
+    # owner opens the link mailed to it.
+    email_pending = models.EmailField(
+        _("adresse e-mail à confirmer"), blank=True, default="", editable=False
+    )
 
     class Meta:
         verbose_name = _("utilisateur")
@@ -67,42 +78,68 @@ def _digest(token: str) -> str:
 
 
 class ResetLinkQuerySet(models.QuerySet):
+    def pending(self) -> ResetLinkQuerySet:
+        """Requests a GM may still answer: asked within a day, not used."""
+        since = timezone.now() - RESET_REQUEST_LIFETIME
+        return self.filter(requested_at__gt=since, used_at=None)
+
     def usable(self) -> ResetLinkQuerySet:
-        return self.filter(used_at=None, created_at__gt=timezone.now() - RESET_LINK_LIFETIME)
+        """Links handed over within the hour, for a request still pending."""
+        since = timezone.now() - RESET_LINK_LIFETIME
+        return self.pending().filter(made_at__gt=since).exclude(token_digest="")
 
     def for_token(self, token: str) -> ResetLinkQuerySet:
         return self.filter(token_digest=_digest(token))
 
 
 class ResetLink(models.Model):
-    """A one-time link to choose a new password, made by a GM (or staff) for a player
-    without email. Only the token's digest is stored: the database never holds a usable link."""
+    """A player's request for a new password, made from the login page without an email,
+    and the one-time link a GM of theirs hands over for it. The link works only in the
+    browser that asked (it holds the secret whose digest is ``browser_digest``), within an
+    hour, once: a GM can neither make one unasked nor use one. Only digests are stored: the
+    database never holds a usable link."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reset_links"
     )
+    # Empty on the links GMs made unasked before requests existed: they never work.
+    requested_at = models.DateTimeField(null=True, default=timezone.now)
+    browser_digest = models.CharField(max_length=64, blank=True, default="")
     made_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
-    token_digest = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    token_digest = models.CharField(max_length=64, blank=True, default="")
+    made_at = models.DateTimeField(null=True, blank=True)
     used_at = models.DateTimeField(null=True, blank=True)
 
     objects = ResetLinkQuerySet.as_manager()
 
     class Meta:
-        verbose_name = _("lien de nouveau mot de passe")
-        verbose_name_plural = _("liens de nouveau mot de passe")
-        ordering = ["-created_at"]
+        verbose_name = _("demande de nouveau mot de passe")
+        verbose_name_plural = _("demandes de nouveau mot de passe")
+        ordering = ["-requested_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["token_digest"],
+                condition=~models.Q(token_digest=""),
+                name="resetlink_token_unique",
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.user} ({self.created_at:%Y-%m-%d %H:%M})"
+        return f"{self.user} ({self.requested_at or self.made_at:%Y-%m-%d %H:%M})"
 
-    @classmethod
-    def new_token(cls) -> tuple[str, str]:
-        """A fresh token and the digest to store."""
-        token = secrets.token_urlsafe(32)
-        return token, _digest(token)
+    @staticmethod
+    def new_secret() -> tuple[str, str]:
+        """A fresh secret (a link's token, a browser's) and the digest to store."""
+        secret = secrets.token_urlsafe(32)
+        return secret, _digest(secret)
+
+    def opened_by(self, browser_secret: str) -> bool:
+        """Whether the browser holding ``browser_secret`` is the one that asked."""
+        return bool(self.browser_digest) and secrets.compare_digest(
+            self.browser_digest, _digest(browser_secret)
+        )
 
 
 class Attempt(models.Model):

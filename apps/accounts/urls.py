@@ -32,6 +32,9 @@ urlpatterns = [
         views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    path("mot-de-passe/demande/", views.reset_ask, name="reset_ask"),
+    path("mot-de-passe/demande/envoyee/", views.reset_ask_done, name="reset_ask_done"),
     path("lien/<str:token>/", views.reset_link_use, name="reset_link"),
+    path("adresse/<str:token>/", views.email_confirm, name="email_confirm"),
     path("langue/", views.language_set, name="language_set"),
 ]

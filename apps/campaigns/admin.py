@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from .models import Campaign, LogEntry, Membership
+from .services import campaigns_delete
 
 
 class MembershipInline(admin.TabularInline):
@@ -16,6 +17,13 @@ class CampaignAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     inlines = [MembershipInline]
     readonly_fields = ["version", "created_at"]
+
+    # Through the service: the handouts' images go with the campaign.
+    def delete_model(self, request, obj):
+        campaigns_delete(campaigns=Campaign.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        campaigns_delete(campaigns=queryset)
 
 
 @admin.register(LogEntry)

@@ -37,9 +37,9 @@ class ImportForm(forms.Form):
     def clean_file(self) -> dict:
         """The export document in the file; refused here when unreadable or of another format."""
         upload = self.cleaned_data["file"]
-        if upload.size > transfer.MAX_BYTES:
-            raise forms.ValidationError(_("Ce fichier est trop gros pour une campagne."))
         try:
+            if upload.size > transfer.MAX_BYTES:
+                raise transfer.too_big()
             return transfer.parse_document(upload.read())
         except transfer.ImportRefused as refusal:
             raise forms.ValidationError(refusal.message) from None

@@ -44,6 +44,16 @@ class Campaign(models.Model):
     # Bumped by every change other screens must show; their idle check compares it.
     version = models.PositiveBigIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The document the GM shows the table now (the screen, every phone), if any: one at a
+    # time, and taking it down leaves it in the campaign's documents.
+    shown_handout = models.ForeignKey(
+        "Handout",
+        verbose_name=_("document montré"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     objects = CampaignQuerySet.as_manager()
 
@@ -56,8 +66,16 @@ class Campaign(models.Model):
         return self.name
 
     def house(self):
-        """The campaign's house rules as the rules engine's dataclass (defaults filled in)."""
-        return get_system(self.system).house_rules_class.from_dict(self.house_rules)
+        """The campaign's house rules as the rules engine's dataclass (defaults filled in).
+        Read once per instance while its rules stay the same object: a step asks for them
+        in many places, and checking them all again costs more than the rest of a small
+        step (the rules are replaced whole, by ``set_house_rules``, never edited in place)."""
+        cached = self.__dict__.get("_house")
+        if cached is not None and cached[0] is self.house_rules and cached[1] == self.system:
+            return cached[2]
+        house = get_system(self.system).house_rules_class.from_dict(self.house_rules)
+        self.__dict__["_house"] = (self.house_rules, self.system, house)
+        return house
 
     def set_house_rules(self, house) -> None:
         self.house_rules = house.to_dict()
@@ -125,3 +143,51 @@ class LogEntry(models.Model):
 
     def __str__(self) -> str:
         return self.text[:60]
+
+
+# What a handout's image is stored as: its format, checked from its content, names it.
+HANDOUT_IMAGE_TYPES = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
+HANDOUT_TEXT_LENGTH = 2000
+
+
+def handout_image_path(handout: Handout, _filename: str) -> str:
+    """Where a handout's image is stored: a random name under its campaign's folder, with the
+    extension of its checked format (the uploader's file name is never used)."""
+    extension = HANDOUT_IMAGE_TYPES[handout.image_type]
+    return f"handouts/{handout.campaign_id}/{secrets.token_hex(16)}.{extension}"
+
+
+class Handout(models.Model):
+    """A document the GM shows the table (a map, a letter, a portrait, a clue): an image, a
+    short text, or both. Its image lives in Django's default storage, read only through a
+    view that checks who asks (never a public media URL)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="handouts")
+    title = models.CharField(_("titre"), max_length=120, blank=True)
+    text = models.TextField(_("texte"), max_length=HANDOUT_TEXT_LENGTH, blank=True)
+    image = models.FileField(_("image"), upload_to=handout_image_path, blank=True, max_length=200)
+    image_type = models.CharField(max_length=16, blank=True)
+    width = models.PositiveIntegerField(null=True, blank=True)
+    height = models.PositiveIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("document")
+        verbose_name_plural = _("documents")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(image="") | ~Q(text=""), name="handout_image_or_text"
+            ),
+            models.CheckConstraint(
+                condition=Q(image="", image_type="")
+                | Q(image_type__in=list(HANDOUT_IMAGE_TYPES), width__gt=0, height__gt=0),
+                name="handout_image_checked",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or self.text[:60] or str(_("Document"))

@@ -6,11 +6,11 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from apps.accounts.forms import SignupForm
-from apps.accounts.models import User
-from apps.accounts.services import reset_link_create
+from apps.accounts.models import ResetLink, User
+from apps.accounts.services import reset_link_make
 from apps.systems import get_system
 
-from .models import Campaign, LogEntry, LogKind, Membership, Role
+from .models import Campaign, Handout, LogEntry, LogKind, Membership, Role
 
 
 @transaction.atomic
@@ -58,15 +58,26 @@ def membership_remove(*, membership: Membership) -> None:
     membership.campaign.touch()
 
 
+class NoPasswordRequest(Exception):
+    """The player asked for no new password: no link can be made for them."""
+
+
 @transaction.atomic
 def member_reset_link_create(*, membership: Membership, by: User) -> str:
-    """A one-time password link for a player, written in the session log; the raw token."""
-    token = reset_link_create(user=membership.user, by=by)
-    text = _("%(gm)s a créé un lien de nouveau mot de passe pour %(player)s.") % {
-        "gm": by.display_name,
-        "player": membership.user.display_name,
-    }
-    log_add(campaign=membership.campaign, text=text, by=by)
+    """The one-time link answering a player's pending request for a new password, written in
+    the session log; the raw token. NoPasswordRequest when they made none (or have an email:
+    they reset by mail alone)."""
+    user = membership.user
+    request = ResetLink.objects.pending().filter(user=user).first()
+    if request is None or user.email:
+        raise NoPasswordRequest
+    token = reset_link_make(link=request, by=by)
+    text = _("%(gm)s a donné un lien de nouveau mot de passe à %(player)s, à sa demande.")
+    log_add(
+        campaign=membership.campaign,
+        text=text % {"gm": by.display_name, "player": user.display_name},
+        by=by,
+    )
     return token
 
 
@@ -85,3 +96,21 @@ def log_add(
     entry = LogEntry.objects.create(campaign=campaign, text=text, author=by, kind=kind)
     campaign.touch()
     return entry
+
+
+@transaction.atomic
+def campaigns_delete(*, campaigns) -> None:
+    """Delete campaigns (the admin's way: the app never deletes one). Their rows cascade;
+    their handouts' images, which no row holds once they are gone, leave the storage when
+    the deletion is committed (not before: a rollback keeps them)."""
+    images = [
+        (handout.image.storage, handout.image.name)
+        for handout in Handout.objects.filter(campaign__in=campaigns).exclude(image="")
+    ]
+    campaigns.delete()
+    transaction.on_commit(lambda: _delete_files(images))
+
+
+def _delete_files(images: list) -> None:
+    for storage, name in images:
+        storage.delete(name)

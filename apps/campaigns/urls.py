@@ -31,4 +31,9 @@ urlpatterns = [
     path("<int:campaign_id>/journal/", views.log_add, name="log_add"),
     path("<int:campaign_id>/journal/<int:entry_id>/annuler/", views.log_undo, name="log_undo"),
     path("<int:campaign_id>/export/", views.campaign_export, name="export"),
+    path(
+        "<int:campaign_id>/documents/<int:handout_id>/",
+        views.handout_image,
+        name="handout_image",
+    ),
 ]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
+from django.db.models import OuterRef, Subquery
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -20,15 +22,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from apps.accounts import throttle
 from apps.accounts.clientip import client_ip
 from apps.accounts.forms import SignupForm
-from apps.accounts.views import MODEL_BACKEND, LoginView
+from apps.accounts.models import ResetLink
+from apps.accounts.services import email_confirm_ask
+from apps.accounts.views import MODEL_BACKEND, LoginView, email_sent_message
 from apps.characters.models import Character
 from apps.characters.services import UndoRefused, table_action_undo
 from apps.core.http import HtmxHttpRequest, too_many_requests
 from apps.core.live import answer_check
+from apps.core.once import SubmissionRefused, once_per_submission
 from apps.core.push import open_stream, topic
 from apps.systems import system_of
 
-from . import services, transfer
+from . import handouts, services, transfer
 from .access import get_campaign_for_user
 from .forms import (
     CampaignForm,
@@ -38,16 +43,41 @@ from .forms import (
     LogEntryForm,
 )
 from .models import Campaign, LogEntry, Membership, Role
+from .npc_pages import npc_page
+from .qr import qr_svg
+
+logger = logging.getLogger(__name__)
 
 LIVE_EVENT = "campaign-changed"
 # Regions of the campaign page that refresh themselves (DOM id = partial name, C8).
-DETAIL_REGIONS = {"party", "npcs", "log", "members", "encounters"}
+DETAIL_REGIONS = {"handout", "party", "npcs", "log", "members", "encounters"}
 
 
 def announce_change(response: HttpResponse) -> HttpResponse:
     """Tell the regions of this page to refresh (they listen to the event from the body)."""
     response["HX-Trigger"] = LIVE_EVENT
     return response
+
+
+def _detail_refused(
+    request: HtmxHttpRequest, error: SubmissionRefused, campaign_id: int, **_kwargs
+) -> HttpResponse:
+    """A form of the campaign page sent twice (a double tap) or without its key: said on
+    the page as it is now, nothing done (apps/core/once.py); the log's own forms get their
+    region back (they are the page's only htmx forms)."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    if request.htmx:
+        context = campaign_detail_context(request, campaign)
+        context["log_refusal"] = error.message
+        return TemplateResponse(request, "campaigns/detail.html#log", context, status=error.status)
+    messages.error(request, error.message)
+    return redirect("campaigns:detail", campaign.pk)
+
+
+def _home_refused(request: HtmxHttpRequest, error: SubmissionRefused, **_kwargs) -> HttpResponse:
+    """A campaign made (created, imported) twice: said on the home page, which lists it."""
+    messages.error(request, error.message)
+    return redirect("home")
 
 
 def _region_template(request: HtmxHttpRequest, template: str, regions: set[str]) -> str:
@@ -88,31 +118,41 @@ def campaign_detail_context(request: HtmxHttpRequest, campaign: Campaign) -> dic
     npcs = (
         characters.npcs() if is_gm else characters.npcs().filter(revealed=True, is_template=False)
     )
-    npcs = list(npcs)
+    npcs, npc_pager = npc_page(request, npcs)
     for npc in npcs:
         npc.pool_rows = npc.pool_view(house) if is_gm else []
         npc.health_word = npc.health(house)
     encounters = _encounters(campaign, is_gm)
+    join_url = request.build_absolute_uri(reverse("campaigns:join", args=[campaign.invite_code]))
     return {
         "campaign": campaign,
         "is_gm": is_gm,
         "party": party,
         "my_characters": [c for c in party if c.owner_id == request.user.pk],
         "npcs": npcs,
-        "members": (
-            campaign.memberships.select_related("user").order_by("role", "joined_at")
-            if is_gm
-            else []
-        ),
-        "join_url": request.build_absolute_uri(
-            reverse("campaigns:join", args=[campaign.invite_code])
-        ),
+        "npc_pager": npc_pager,
+        "members": _members(campaign) if is_gm else [],
+        "join_url": join_url,
+        "join_qr": qr_svg(join_url) if is_gm else None,
+        "handout": handouts.shown_handout(campaign),
+        "screen_url": _url_or_none("screens:manage" if is_gm else "screens:screen", campaign.pk),
         "log_entries": _log_entries(campaign),
         "log_form": LogEntryForm() if is_gm else None,
         "encounters": encounters,
         "new_encounter_url": _url_or_none("encounters:create", campaign.pk) if is_gm else None,
         "live_url": reverse("campaigns:changes", args=[campaign.pk]),
     }
+
+
+def _members(campaign: Campaign):
+    """The campaign's members for its GM, each player with ``password_asked_at``: when they
+    asked for a new password from the login page (None: no request pending)."""
+    asked = ResetLink.objects.pending().filter(user=OuterRef("user_id"))
+    return (
+        campaign.memberships.select_related("user")
+        .annotate(password_asked_at=Subquery(asked.values("requested_at")[:1]))
+        .order_by("role", "joined_at")
+    )
 
 
 def _log_entries(campaign) -> list[LogEntry]:
@@ -132,6 +172,7 @@ def _log_entries(campaign) -> list[LogEntry]:
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_submission(_home_refused)
 def campaign_create(request: HtmxHttpRequest) -> HttpResponse:
     """Any logged-in user can start a campaign and becomes its GM."""
     form = CampaignForm(request.POST or None)
@@ -288,21 +329,29 @@ def campaign_sign_up(request: HtmxHttpRequest, code: str) -> HttpResponse:
         user = services.campaign_sign_up(campaign=campaign, form=form)
         login(request, user, backend=MODEL_BACKEND)
         messages.success(request, _("Compte créé. Bienvenue ! Créez votre personnage."))
+        if form.email_to_confirm:
+            email_confirm_ask(user=user, email=form.email_to_confirm, request=request)
+            messages.info(request, email_sent_message(form.email_to_confirm))
         return redirect("campaigns:detail", campaign.pk)
     context = {**_invitation_context(campaign), "form": form}
     return TemplateResponse(request, "campaigns/join_signup.html", context)
 
 
 @require_POST
+@once_per_submission(_detail_refused)
 def campaign_invite_regenerate(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
-    """A new invitation code; the old link stops working."""
+    """A new invitation code, once the GM confirmed it; the old link stops working."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    if request.POST.get("confirm") != "yes":  # a form from before the confirmation
+        messages.error(request, _("Le lien n'a pas changé : confirmez avec « Remplacer le lien »."))
+        return redirect("campaigns:detail", campaign.pk)
     campaign.regenerate_invite_code()
     messages.success(request, _("Nouveau lien d'invitation : l'ancien ne fonctionne plus."))
     return redirect("campaigns:detail", campaign.pk)
 
 
 @require_POST
+@once_per_submission(_detail_refused)
 def membership_remove(request: HtmxHttpRequest, campaign_id: int, membership_id: int):
     """The GM removes a player (their characters stay in the campaign)."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
@@ -325,8 +374,10 @@ def membership_remove(request: HtmxHttpRequest, campaign_id: int, membership_id:
 
 @never_cache
 @require_POST
+@once_per_submission(_detail_refused)
 def member_reset_link(request: HtmxHttpRequest, campaign_id: int, membership_id: int):
-    """The GM makes a one-time link for a player to choose a new password (24 h, once)."""
+    """The GM hands a player who asked for a new password the one-time link to choose it
+    (1 h, once, in the browser that asked): never for a player who did not ask."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
     membership = get_object_or_404(
         campaign.memberships.select_related("user", "campaign"),
@@ -336,7 +387,15 @@ def member_reset_link(request: HtmxHttpRequest, campaign_id: int, membership_id:
     if membership.user.is_staff or membership.user.is_superuser:
         messages.error(request, _("Le mot de passe d'un administrateur ne se change que par lui."))
         return redirect("campaigns:detail", campaign.pk)
-    token = services.member_reset_link_create(membership=membership, by=request.user)
+    try:
+        token = services.member_reset_link_create(membership=membership, by=request.user)
+    except services.NoPasswordRequest:
+        text = _(
+            "%(name)s n'a pas demandé de nouveau mot de passe : on le demande soi-même, depuis "
+            "la page de connexion (« Mot de passe oublié ? »)."
+        )
+        messages.error(request, text % {"name": membership.user.display_name})
+        return redirect("campaigns:detail", campaign.pk)
     url = request.build_absolute_uri(reverse("accounts:reset_link", args=[token]))
     context = {"campaign": campaign, "player": membership.user, "url": url}
     return TemplateResponse(request, "campaigns/reset_link.html", context)
@@ -392,6 +451,7 @@ def campaign_grid_reset(request: HtmxHttpRequest, campaign_id: int) -> HttpRespo
 
 
 @require_POST
+@once_per_submission(_detail_refused)
 def log_add(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """The GM writes a line in the session log."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
@@ -411,6 +471,7 @@ def log_add(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
 
 
 @require_POST
+@once_per_submission(_detail_refused)
 def log_undo(request: HtmxHttpRequest, campaign_id: int, entry_id: int) -> HttpResponse:
     """The GM undoes a table action of the log (a spend, a rest made from a sheet)."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
@@ -443,19 +504,61 @@ def campaign_export(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     return response
 
 
+# What a form posting one file adds to it: a body past the file's limit and this is no export.
+IMPORT_FORM_OVERHEAD = 64 * 1024
+
+
+def _import_body_too_big(request: HtmxHttpRequest) -> bool:
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False  # Django's own parsing refuses it
+    return length > transfer.MAX_BYTES + IMPORT_FORM_OVERHEAD
+
+
 @require_http_methods(["GET", "POST"])
+# A body too big is refused unread (its key with it: nothing was done).
+@once_per_submission(_home_refused, unless=_import_body_too_big)
 def campaign_import(request: HtmxHttpRequest) -> HttpResponse:
     """Any logged-in user makes a new campaign from an export file and becomes its GM."""
-    posted = request.method == "POST"
-    form = ImportForm(request.POST, request.FILES) if posted else ImportForm()
-    if posted and form.is_valid():
-        try:
-            report = transfer.campaign_import(document=form.cleaned_data["file"], by=request.user)
-        except transfer.ImportRefused as refusal:
-            form.add_error("file", refusal.message)
-        else:
-            messages.success(request, _("Campagne importée : vous en êtes le MJ."))
-            for message in report.messages():
-                messages.info(request, message)
-            return redirect("campaigns:detail", report.campaign.pk)
+    if request.method != "POST":
+        return TemplateResponse(request, "campaigns/import.html", {"form": ImportForm()})
+    if _import_body_too_big(request):  # refused before the upload is read
+        form = ImportForm(data={}, files={})
+        form.full_clean()  # bound: the refusal shows next to the field, as any other
+        form.errors["file"] = form.error_class([transfer.too_big().message])
+        return _import_refused(request, form)
+    form = ImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _import_refused(request, form)
+    try:
+        report = transfer.campaign_import(document=form.cleaned_data["file"], by=request.user)
+    except transfer.ImportRefused as refusal:
+        form.add_error("file", refusal.message)
+        return _import_refused(request, form)
+    messages.success(request, _("Campagne importée : vous en êtes le MJ."))
+    for message in report.messages():
+        messages.info(request, message)
+    return redirect("campaigns:detail", report.campaign.pk)
+
+
+def _import_refused(request: HtmxHttpRequest, form: ImportForm) -> TemplateResponse:
+    """The form with its refusal next to the field, and one log line (no traceback: a bad
+    file is the sender's problem, not the server's)."""
+    logger.warning(
+        "Campaign import refused for user %s (%s bytes): %s",
+        request.user.pk,
+        request.META.get("CONTENT_LENGTH", "?"),
+        "; ".join(form.errors.get("file", [])) or "no file",
+    )
     return TemplateResponse(request, "campaigns/import.html", {"form": form})
+
+
+@require_GET
+def handout_image(request: HtmxHttpRequest, campaign_id: int, handout_id: int) -> HttpResponse:
+    """A handout's image, streamed to the campaign's members after the check: the one on
+    show to the table, or any of them to the GM."""
+    campaign = get_campaign_for_user(request, campaign_id)
+    return handouts.image_response(
+        handouts.visible_handout(campaign, handout_id, is_gm=campaign.role == Role.GM)
+    )

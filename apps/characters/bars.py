@@ -24,6 +24,16 @@ class Bar:
     def high(self) -> float:
         return self.max / 2
 
+    # As the meter's attributes read them ("6.75", "5"): formatted here, a template filter
+    # a bar would cost as much as the rest of its numbers (a big fight's console has hundreds).
+    @property
+    def low_attribute(self) -> str:
+        return f"{self.low:g}"
+
+    @property
+    def high_attribute(self) -> str:
+        return f"{self.high:g}"
+
     @property
     def meter_value(self) -> int:
         return max(0, self.value)  # Aethoria PV can fall below 0

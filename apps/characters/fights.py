@@ -38,6 +38,15 @@ class FightProvider(Protocol):
         """An SQL expression (and its parameters) that changes whenever the banner would,
         for the campaign in ``campaign_column``: the sheet's fingerprint includes it."""
 
+    def conditions(self, character: Character, *, players: bool, live: bool) -> list[Any]:
+        """The conditions on the character, in words: those kept from its last fight, and,
+        while its campaign has a fight under way (``live``), those of the fight it is in; for
+        ``players``, the public ones only."""
+
+    def conditions_sql(self, character_column: str, *, players: bool) -> tuple[str, list]:
+        """An SQL expression that changes whenever the conditions of the fight the character
+        in ``character_column`` is in would read differently (to ``players``, or to the GM)."""
+
 
 _provider_path: str | None = None
 
@@ -76,3 +85,15 @@ def banner(campaign: Campaign, *, is_gm: bool):
 def banner_sql(campaign_column: str) -> tuple[str, list]:
     fights = provider()
     return ("NULL", []) if fights is None else fights.banner_sql(campaign_column)
+
+
+def conditions(character: Character, *, players: bool, live: bool) -> list:
+    fights = provider()
+    return [] if fights is None else fights.conditions(character, players=players, live=live)
+
+
+def conditions_sql(character_column: str, *, players: bool) -> tuple[str, list]:
+    fights = provider()
+    if fights is None:
+        return ("NULL", [])
+    return fights.conditions_sql(character_column, players=players)

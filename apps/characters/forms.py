@@ -79,6 +79,16 @@ class CreationForm(forms.Form):
         """Broken rules (a missing name is not counted while typing)."""
         return sum(len(messages) for _slot, messages in self.error_slots())
 
+    def missing_labels(self) -> list[str]:
+        """The labels of the required inputs still empty (a bound form's): no error shows
+        under them while the user types, but the sheet is not valid until they are filled."""
+        errors = self.errors.as_data()
+        return [
+            str(self.fields[name].label)
+            for name in self.fields
+            if any(error.code == "required" for error in errors.get(name, []))
+        ]
+
     def _int(self, name: str) -> Any:
         """The cleaned value of an integer input (None when missing or not a number)."""
         return self.cleaned_data.get(name)

@@ -4,12 +4,13 @@ A phone on a sheet used to follow the campaign's version, so every step of a fig
 touched anyone made every open sheet fetch itself again. It now follows a fingerprint of
 what the sheet shows: its character and sheet rows (any save changes them: a spend, a rest,
 damage, an edit, a reveal), its XP ledger (how many lines and their sum: a spend and its
-undo add a line each), the campaign's house rules (derived values follow them) and the
-fight under way (the banner: name, status, round). One query, with the viewer's access.
+undo add a line each), the campaign's house rules (derived values follow them), the fight
+under way (the banner: name, status, round) and the handout the GM shows the table. One
+query, with the viewer's access.
 
 A viewer without the full sheet (a player on an NPC or on another player's PC) sees less:
-its name, concept, player, state in words, the fight banner, and a PC's pools. Their
-fingerprint is made of exactly that, so that a change they cannot see (the GM's notes, an
+its name, concept, player, state in words, the fight banner, the handout, and a PC's pools.
+Their fingerprint is made of exactly that, so that a change they cannot see (the GM's notes, an
 NPC's exact wounds while its word stays) does not tell them something happened.
 """
 
@@ -43,15 +44,21 @@ def sheet_fingerprint(character_id: int, user_id: int) -> str | None:
     )
     sheet_texts = ", ".join(f"{alias}::text" for alias in aliases)
     sheet_rows = ", ".join(f"row_to_json({alias})" for alias in aliases)
-    # The fight banner, as the app that runs fights words it.
+    # The fight banner, as the app that runs fights words it, and the conditions of the fight
+    # the character is in: all of them for the GM, the public ones for anyone else.
     banner, banner_params = fights.banner_sql("ch.campaign_id")
+    gm_conditions, gm_params = fights.conditions_sql("ch.id", players=False)
+    conditions, conditions_params = fights.conditions_sql("ch.id", players=True)
+    kept = "jsonb_path_query_array(ch.conditions, '$[*] ? (@.public == true)')::text"
     sql = f"""
         SELECT m.role = %s OR ch.owner_id = %s,
             md5(concat_ws('|', ch::text, {sheet_texts}, cp.house_rules::text,
             (SELECT count(*) || ':' || coalesce(sum(x.amount), 0)
-               FROM {_table(XpEntry)} x WHERE x.character_id = ch.id), {banner})),
+               FROM {_table(XpEntry)} x WHERE x.character_id = ch.id), {banner},
+            CASE WHEN m.role = %s THEN {gm_conditions} ELSE {conditions} END,
+            cp.shown_handout_id)),
             md5(concat_ws('|', ch.name, ch.concept, ch.kind, ch.owner_id, ch.is_template,
-                {banner})),
+                {banner}, {kept}, {conditions}, cp.shown_handout_id)),
             ch.kind, cp.system, cp.house_rules, {sheet_rows}
           FROM {_table(Character)} ch
           JOIN {_table(Campaign)} cp ON cp.id = ch.campaign_id
@@ -61,7 +68,8 @@ def sheet_fingerprint(character_id: int, user_id: int) -> str | None:
            AND (m.role = %s OR ch.owner_id = %s OR ch.kind = %s
                 OR (ch.revealed AND NOT ch.is_template))
     """
-    params = [Role.GM, user_id, *banner_params, *banner_params, user_id, character_id]
+    params = [Role.GM, user_id, *banner_params, Role.GM, *gm_params, *conditions_params]
+    params += [*banner_params, *conditions_params, user_id, character_id]
     params += [Role.GM, user_id, Kind.PC]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

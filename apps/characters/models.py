@@ -25,6 +25,11 @@ class Kind(models.TextChoices):
     NPC = "npc", _("PNJ")
 
 
+# A sheet's notes, the owner's and the GM's: a page or two of a phone, said with a counter
+# while typed (a note pasted by mistake is refused in words, not stored).
+NOTES_MAX = 5000
+
+
 class CharacterQuerySet(models.QuerySet):
     def for_campaign(self, campaign) -> CharacterQuerySet:
         return self.filter(campaign=campaign)
@@ -80,8 +85,12 @@ class Character(models.Model):
     # Players see an NPC (name and coarse state) only once the GM reveals it.
     revealed = models.BooleanField(_("révélé aux joueurs"), default=False)
     equipment_notes = models.TextField(_("équipement (notes)"), blank=True)
-    notes = models.TextField(_("notes"), blank=True)  # the owner's and the GM's
-    gm_notes = models.TextField(_("notes du MJ"), blank=True)  # the GM's only
+    notes = models.TextField(_("notes"), blank=True, max_length=NOTES_MAX)  # owner's and GM's
+    gm_notes = models.TextField(_("notes du MJ"), blank=True, max_length=NOTES_MAX)  # GM's only
+    # Conditions the GM kept on the character when a fight ended ("bras fracturé"): the sheet
+    # shows them and the next fight starts with them (the fight framework's condition JSON,
+    # in its lasting form; a sheet knows no fight, so this is plain data here).
+    conditions = models.JSONField(_("états durables"), default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -12,9 +12,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.campaigns.access import get_campaign_for_user
+from apps.campaigns.handouts import shown_handout
 from apps.campaigns.models import Role
 from apps.core.http import HtmxHttpRequest
 from apps.core.live import answer_check
+from apps.core.once import SubmissionRefused, once_per_submission
 from apps.core.push import open_stream, topic
 from apps.core.refusals import rules_message
 from apps.rules.errors import InvalidCreation, RulesError
@@ -32,6 +34,70 @@ from .forms import (
 from .live import sheet_fingerprint
 from .models import Character, XpEntry, XpKind
 
+# --- Forms sent twice (apps/core/once.py) ----------------------------------------------------
+
+
+def sheet_refused(
+    request: HtmxHttpRequest, error: SubmissionRefused, character_id: int, **_kwargs
+) -> HttpResponse:
+    """A sheet's form sent twice (a double tap) or without its key: said above the sheet as
+    it is now, nothing done (apps/core/once.py). Access is checked as the action's view
+    does: its owner or the GM."""
+    character = get_character_for_user(request, character_id, write=True)
+    messages.error(request, error.message)
+    response = sheet_response(request, character)
+    if request.htmx:
+        response.status_code = error.status
+    return response
+
+
+def gm_sheet_refused(request: HtmxHttpRequest, error: SubmissionRefused, character_id: int, **kw):
+    """The same, for an action only the GM makes from the sheet (a rest, a reveal)."""
+    require_gm(get_character_for_user(request, character_id, write=True))
+    return sheet_refused(request, error, character_id)
+
+
+def _campaign_page_refused(
+    request: HtmxHttpRequest, error: SubmissionRefused, campaign_id: int, **_kwargs
+) -> HttpResponse:
+    """A new character's form sent twice: said on the campaign page, which lists it."""
+    campaign = get_campaign_for_user(request, campaign_id)
+    messages.error(request, error.message)
+    return redirect("campaigns:detail", campaign.pk)
+
+
+def _award_refused(
+    request: HtmxHttpRequest, error: SubmissionRefused, campaign_id: int, **_kwargs
+) -> HttpResponse:
+    """An award of XP sent twice: said on the campaign page (the GM's)."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    messages.error(request, error.message)
+    return redirect("campaigns:detail", campaign.pk)
+
+
+def _gm_page_refused(
+    request: HtmxHttpRequest, error: SubmissionRefused, character_id: int, **_kwargs
+) -> HttpResponse:
+    """The GM's copies of an NPC, or a deletion, sent twice: said on the campaign page — the
+    home page when the first one deleted the character."""
+    if error.replayed and not Character.objects.filter(pk=character_id).exists():
+        messages.error(request, error.message)
+        return redirect("home")
+    character = get_character_for_user(request, character_id, write=True)
+    require_gm(character)
+    messages.error(request, error.message)
+    return redirect("campaigns:detail", character.campaign_id)
+
+
+def _xp_spend_refused(
+    request: HtmxHttpRequest, error: SubmissionRefused, character_id: int, **_kwargs
+) -> HttpResponse:
+    """An XP purchase sent twice: said on the sheet, where the first one shows."""
+    character = get_character_for_user(request, character_id, write=True)
+    messages.error(request, error.message)
+    return redirect("characters:detail", character.pk)
+
+
 # --- Creation ---------------------------------------------------------------------------------
 
 
@@ -43,7 +109,13 @@ def _live_check(request: HtmxHttpRequest, template: str, context: dict) -> Templ
     return TemplateResponse(request, f"{template}#creation-status", context)
 
 
+def _typing(request: HtmxHttpRequest) -> bool:
+    """The wizard's live check as the user types: it saves nothing, it needs no key."""
+    return bool(request.POST.get("check"))
+
+
 @require_http_methods(["GET", "POST"])
+@once_per_submission(_campaign_page_refused, unless=_typing)
 def character_create(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """The creation wizard of the campaign's system: a PC for a player, an NPC for the GM.
 
@@ -132,7 +204,11 @@ def sheet_context(request: HtmxHttpRequest, character: Character) -> dict:
         "live_url": reverse("characters:changes", args=[character.pk]),
         "fingerprint": sheet_fingerprint(character.pk, request.user.pk),
         # A player at the table checks their sheet and gets to the fight in one tap.
-        "fight": fights.banner(campaign, is_gm=character.is_gm),
+        "fight": (fight := fights.banner(campaign, is_gm=character.is_gm)),
+        "conditions": fights.conditions(
+            character, players=not character.is_gm, live=fight is not None
+        ),
+        "handout": shown_handout(campaign),
     }
     if not character.full_view:
         return context
@@ -235,6 +311,7 @@ def sheet_with_form(request: HtmxHttpRequest, character: Character, form_name: s
 
 
 @require_POST
+@once_per_submission(sheet_refused)
 def own_undo(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The author of the sheet's latest spend or rest takes it back (a mis-tap)."""
     character = get_character_for_user(request, character_id, write=True)
@@ -255,14 +332,14 @@ def character_notes(request: HtmxHttpRequest, character_id: int) -> HttpResponse
     character = get_character_for_user(request, character_id, write=True)
     form = NotesForm(request.POST, instance=character, is_gm=character.is_gm)
     if form.is_valid():
-        form.save()
-        character.campaign.touch()
+        services.notes_save(character=character, form=form)
         if not request.htmx:
             messages.success(request, _("Fiche enregistrée."))
     return sheet_response(request, character, "notes_form", None if form.is_valid() else form)
 
 
 @require_POST
+@once_per_submission(gm_sheet_refused)
 def character_rest(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The GM restores PV and éclat/fatigue after a rest."""
     character = get_character_for_user(request, character_id, write=True)
@@ -274,6 +351,7 @@ def character_rest(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
 
 
 @require_POST
+@once_per_submission(gm_sheet_refused)
 def character_reveal(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The GM shows an NPC to the players, or hides it again."""
     character = get_character_for_user(request, character_id, write=True)
@@ -307,6 +385,7 @@ def character_assign(request: HtmxHttpRequest, character_id: int) -> HttpRespons
 
 
 @require_POST
+@once_per_submission(_gm_page_refused)
 def npc_copy(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The GM makes N copies of an NPC (a template typically)."""
     character = get_character_for_user(request, character_id, write=True)
@@ -328,6 +407,7 @@ def npc_copy(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_submission(_gm_page_refused)
 def character_delete(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The GM deletes a character, after a confirmation page that says what goes with it."""
     character = get_character_for_user(request, character_id, write=True)
@@ -354,6 +434,7 @@ def character_delete(request: HtmxHttpRequest, character_id: int) -> HttpRespons
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_submission(_award_refused)
 def xp_award(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """The GM gives XP to one, several or all PCs, with a reason."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
@@ -374,6 +455,7 @@ def xp_award(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@once_per_submission(_xp_spend_refused)
 def xp_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The owner buys an improvement with XP; limits and costs from the rules engine."""
     character = get_character_for_user(request, character_id, write=True)
@@ -399,11 +481,13 @@ def xp_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
         "campaign": character.campaign,
         "form": form,
         "xp_balance": character.xp_balance(),
+        "costs_help": costs.help_text,
     }
     return TemplateResponse(request, "characters/xp_spend.html", context)
 
 
 @require_POST
+@once_per_submission(gm_sheet_refused)
 def xp_undo(request: HtmxHttpRequest, character_id: int, entry_id: int) -> HttpResponse:
     """The GM cancels a line of the XP ledger: a spend (the sheet goes back and the XP
     returns) or an award (the XP is taken back)."""

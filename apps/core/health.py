@@ -2,8 +2,9 @@
 
 It answers before every other middleware, so over plain HTTP (no redirect to HTTPS) and
 whatever the Host header (the proxy calls an address, not the site's name): 200 when every
-check passes, 503 otherwise, with one line per check. Only the database today; the live-update
-listener joins ``CHECKS`` once it exists.
+check passes, 503 otherwise, with one line per check: the database, and the process's
+live-update listener (apps/core/push.py) — failing once it has been reconnecting for a while,
+as a restart of the database makes it do for a few seconds.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Callable
 
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
+
+from .push import hub
 
 PATH = "/sante/"
 logger = logging.getLogger(__name__)
@@ -28,15 +31,37 @@ def database_answers() -> bool:
     return True
 
 
-CHECKS: dict[str, Callable[[], bool]] = {"database": database_answers}
+# The listener may reconnect this long (a database restart) before the check fails.
+PUSH_GRACE_SECONDS = 30.0
+
+
+def push_listens() -> tuple[bool, str]:
+    """Whether this process's LISTEN connection is up, with what it is doing. A process
+    that has served no stream yet (or a WSGI server, which serves none) has none: fine."""
+    state, lost_for = hub.state()
+    if state == "reconnecting":
+        return lost_for < PUSH_GRACE_SECONDS, f"reconnecting for {round(lost_for)} s"
+    return True, state
+
+
+def database_check() -> tuple[bool, str]:
+    return database_answers(), ""
+
+
+# Each check: (passed, what it is doing, or "" when there is nothing to add).
+CHECKS: dict[str, Callable[[], tuple[bool, str]]] = {
+    "database": database_check,
+    "push": push_listens,
+}
 
 
 def health_response() -> HttpResponse:
     """``ok`` and 200 when every check passes, else ``unavailable`` and 503; a line each."""
     results = {name: check() for name, check in CHECKS.items()}
-    healthy = all(results.values())
+    healthy = all(passed for passed, _detail in results.values())
     lines = ["ok" if healthy else "unavailable"]
-    lines += [f"{name}: {'ok' if passed else 'failing'}" for name, passed in results.items()]
+    for name, (passed, detail) in results.items():
+        lines.append(f"{name}: {'ok' if passed else 'failing'}{f' ({detail})' if detail else ''}")
     response = HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
     response.status_code = 200 if healthy else 503
     response["Cache-Control"] = "no-store"

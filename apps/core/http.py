@@ -28,3 +28,12 @@ class Forbidden(PermissionDenied):
 def too_many_requests(request: HttpRequest, minutes: int) -> HttpResponse:
     """The 429 page of a rate limit, saying when to try again."""
     return render(request, "429.html", {"minutes": minutes}, status=429)
+
+
+def replaces_messages(response: HttpResponse) -> HttpResponse:
+    """Mark an htmx answer that makes the messages bar stale — a region refreshed to a newer
+    state than the one its words were about ("Quelqu'un a agi avant vous" once the console
+    shows what they did): the bar is replaced with it, emptied when no new message waits
+    (``HtmxMessagesMiddleware``)."""
+    response.replaces_messages = True
+    return response

@@ -1,9 +1,25 @@
 """htmx plumbing, written once (C9): every view stays plain Django."""
 
 from django.contrib.messages import get_messages
+from django.middleware.gzip import GZipMiddleware
 from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers, patch_cache_control, patch_vary_headers
 from django_htmx.http import HttpResponseLocation
+
+# What goes out as it is: a compressor would hold a stream's events until it had enough to
+# write, and the images the app streams (handouts) are compressed already.
+NOT_COMPRESSED = ("text/event-stream", "image/png", "image/jpeg", "image/webp")
+
+
+class CompressedPagesMiddleware(GZipMiddleware):
+    """Pages and htmx fragments go out gzipped to a browser that accepts it (a console of
+    300 KB is 13 KB on the wire; Django's compressor pads each answer with random bytes
+    against BREACH). Pushed event streams and images go out as they are (NOT_COMPRESSED)."""
+
+    def process_response(self, request, response):
+        if response.get("Content-Type", "").startswith(NOT_COMPRESSED):
+            return response
+        return super().process_response(request, response)
 
 
 class HtmxVaryMiddleware:
@@ -60,7 +76,8 @@ class HtmxRedirectMiddleware:
 class HtmxMessagesMiddleware:
     """Deliver pending messages with any htmx fragment, as an out-of-band swap of #messages.
     An action (POST) always replaces them: a message speaks of the last action, and one left
-    from an earlier action ("Combat terminé" over a reopened fight) would mislead."""
+    from an earlier action ("Combat terminé" over a reopened fight) would mislead; so does a
+    region refreshed to a newer state (``apps.core.http.replaces_messages``)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -77,7 +94,7 @@ class HtmxMessagesMiddleware:
         ):
             return response
         messages = list(get_messages(request))
-        if messages or request.method == "POST":
+        if messages or request.method == "POST" or getattr(response, "replaces_messages", False):
             response.content += render_to_string(
                 "components/messages.html",
                 {"messages": messages, "oob": True},

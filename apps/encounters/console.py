@@ -1,24 +1,22 @@
-"""What the console and the table view show, computed once per request (C11: templates
-stay dumb; a constant number of queries whatever the number of combatants or log lines)."""
+"""What the console shows, computed once per request (C11: templates stay dumb; a constant
+number of queries whatever the number of combatants or log lines). The players' table view,
+built from the same rows, is ``table.py``."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.cache import cache
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from apps.characters.bars import Bar
-from apps.core.push import streams_served
 from apps.systems import system_of
 
+from .condition_words import condition_form, condition_rules, shown_conditions
+from .conditions import conditions_of
 from .fighters import is_dead, is_out
+from .folding import FULL_ORDER_PARAMETER, is_big, light_rows, near_rows
 from .forms import (
     AddCombatantsForm,
     AwardXpForm,
@@ -27,26 +25,18 @@ from .forms import (
     PoolCorrectionForm,
     ReinforcementForm,
 )
-from .log import SECRET, describe
+from .log import describe
 from .models import Combatant, Encounter, Event, Status
+from .requests import waiting
 from .services import (
     NOT_UNDOABLE,
     acting_combatant,
     load_combatants,
     redoable_event,
 )
-from .steps import Fight
+from .steps import Fight, shared_sheets
 
 LOG_LINES = 60
-TABLE_BODY = "encounters/table.html#table-body"
-# The latest region of a fight, kept while phones may follow it.
-TABLE_BODY_SECONDS = 300
-# A region a phone asks for again is served from the last render while younger than this,
-# if that render is not older than what the phone shows: a GM stepping without pause then
-# costs a few renders a second, not one per phone (each phone refreshes at its own moment,
-# so each would see a version of its own). The phone then still knows it is behind (it was
-# told of the newer version) and refreshes again, paced, until it shows the latest.
-TABLE_BODY_REUSE_SECONDS = 0.25
 
 
 @dataclass
@@ -64,6 +54,12 @@ class Row:
     gm_tools: bool = False
     tools: list = field(default_factory=list)
     correction: Any = None
+    # The conditions on the fighter, in words (``condition_words``), and the form to put one,
+    # built only for the row that shows it open (a refused one, ``?etat=``).
+    conditions: list = field(default_factory=list)
+    condition_form: Any = None
+    # A far row of a big fight, drawn light: no bars, buttons or tools (``folding``).
+    light: bool = False
 
     @property
     def name(self) -> str:
@@ -79,14 +75,29 @@ def rows_for(
     gm_tools: bool = True,
     refused=None,
     opened: int | None = None,
+    players: bool = False,
+    condition_refused=None,
+    light: set | None = None,
 ) -> list[Row]:
-    """The rows of the order list (``only``: just these combatants' rows); with
-    ``gm_tools``, their tools while the fight runs (``refused``: a pool correction sent back
-    with its messages; ``opened``: the fighter whose tools show open)."""
+    """The rows of the order list (``only``: just these combatants' rows; ``light``: those
+    drawn light); with ``gm_tools``, their tools while the fight runs (``refused``: a pool
+    correction sent back with its messages; ``opened``: the fighter whose tools show open)."""
     acting = acting_combatant(encounter, combatants)
     shown = [c for c in combatants if only is None or c.pk in only]
+    names = {c.pk: c.character.name for c in combatants}
     return fighter_rows(
-        encounter, shown, house, acting, gm_tools=gm_tools, refused=refused, opened=opened
+        encounter,
+        shown,
+        house,
+        acting,
+        gm_tools=gm_tools,
+        refused=refused,
+        opened=opened,
+        names=names,
+        players=players,
+        fighters=combatants,
+        condition_refused=condition_refused,
+        light=light,
     )
 
 
@@ -99,13 +110,25 @@ def fighter_rows(
     gm_tools: bool = True,
     refused=None,
     opened: int | None = None,
+    names: dict[int, str] | None = None,
+    players: bool = False,
+    fighters: list[Combatant] | None = None,
+    condition_refused=None,
+    light: set | None = None,
 ) -> list[Row]:
     """The rows of these combatants, ``acting`` being the one whose turn it is (if any): a
-    step that loaded only its fighters answers with their rows."""
+    step that loaded only its fighters answers with their rows. ``names``: every fighter's
+    (a condition may last until another one's turn); ``players``: their conditions as the
+    players see them."""
     build = system_of(encounter.campaign).fighter_row
+    if names is None:
+        names = {c.pk: c.character.name for c in combatants}
+    # The rule texts are read only when someone bears a condition.
+    rules = condition_rules(encounter) if any(c.conditions for c in combatants) else ({}, "")
     rows = []
     for combatant in combatants:
-        bars, notes = build(combatant, house)
+        folded = light is not None and combatant.pk in light
+        bars, notes = ([], []) if folded else build(combatant, house)
         rows.append(
             Row(
                 combatant=combatant,
@@ -115,10 +138,15 @@ def fighter_rows(
                 words=combatant.character.health(house),
                 bars=bars,
                 notes=notes,
+                conditions=shown_conditions(combatant, names, rules, players=players),
+                light=folded,
             )
         )
     if gm_tools and encounter.status in (Status.RUNNING, Status.PAUSED):
-        _add_row_tools(encounter, rows, house, refused=refused, opened=opened)
+        tools_of = _RowTools(encounter, house, fighters or combatants, refused, condition_refused)
+        for row in rows:
+            if not row.light:
+                tools_of.add(row, opened=opened)
     return rows
 
 
@@ -127,7 +155,10 @@ def tools_row(encounter: Encounter, combatant: Combatant) -> Row:
     running = encounter.status in (Status.RUNNING, Status.PAUSED)
     acting = combatant if running and combatant.position == encounter.turn else None
     house = encounter.campaign.house()
-    return fighter_rows(encounter, [combatant], house, acting, opened=combatant.pk)[0]
+    fighters = load_combatants(encounter, gear=False)  # whose turn may end a condition
+    return fighter_rows(
+        encounter, [combatant], house, acting, opened=combatant.pk, fighters=fighters
+    )[0]
 
 
 @dataclass(frozen=True)
@@ -165,10 +196,17 @@ def console_context(
     if combatants is None:
         combatants = load_console_fight(encounter, test_panel=_test_panel_asked(request))
     acting = acting_combatant(encounter, combatants)
-    forms = _console_forms(request, encounter, combatants, acting, forms) if actions else {}
+    kept = _kept_panel(encounter, step, acting, combatants) if actions else None
+    actions = actions and kept is None
+    forms = (
+        _console_forms(request, encounter, combatants, acting, forms, whole=step is None)
+        if actions
+        else {}
+    )
     if step is None:
         lines, changed_lines, only = log_lines(encounter), [], None
         can_undo, can_redo = _undo_redo(encounter)
+        light = light_rows(request, combatants, acting, house, forms)
     else:
         lines = [LogLine(step.event, describe(step.event))]
         # Undo and redo change how the line of the step they revert reads ("annulé"). An
@@ -177,8 +215,14 @@ def console_context(
         shown = reverted is not None and reverted.sequence > encounter.last_sequence - LOG_LINES
         changed_lines = [LogLine(reverted, describe(reverted))] if shown else []
         only = step.rows(combatants, acting)
+        if is_big(combatants):
+            # The turn may have moved on: who comes next is drawn whole, as a reload would.
+            only |= near_rows(combatants, acting, house, forms)
         can_undo, can_redo = _undo_redo_after(step, encounter)
+        light = None
     system = system_of(encounter.campaign)
+    condition = forms.get("condition")
+    on_a_row = condition if condition is not None and condition.shown_in == "row" else None
     rows = rows_for(
         encounter,
         combatants,
@@ -186,6 +230,8 @@ def console_context(
         only=only,
         refused=forms.get("correct"),
         opened=_tools_asked(request),
+        condition_refused=on_a_row,
+        light=light,
     )
     context = {
         "encounter": encounter,
@@ -201,29 +247,96 @@ def console_context(
         "can_undo": can_undo,
         "can_redo": can_redo,
         "actions": actions,
+        "asks_new_round": rolls_new_round(encounter, combatants),
+        "waiting": waiting(combatants),
+        # Players not yet asked for their initiative (the button goes once all are).
+        "to_ask": any(
+            c.character.is_pc and c.character.owner_id and not c.request for c in combatants
+        ),
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
+        "gm": True,
+        "folded_rows": len(light or ()),
+        "full_order": "=".join(FULL_ORDER_PARAMETER),
     }
     if encounter.status == Status.RUNNING:
         context.update(system.console_extras(encounter, acting, forms, actions=actions))
+        context.update(kept or {})
+    _place_condition_form(request, encounter, combatants, rows, forms, context)
     return context
 
 
-def _add_row_tools(encounter: Encounter, rows: list[Row], house, *, refused, opened) -> None:
+def _kept_panel(encounter: Encounter, step, acting, combatants) -> dict | None:
+    """An undo or a redo whose answer leaves the actions panel's forms as they are, with
+    what its system still refreshes in it (``kept_panel``); None: the panel is drawn."""
+    if step is None or step.reverted is None or encounter.status != Status.RUNNING:
+        return None
+    if any(change["field"] == "request" for change in step.changes):
+        return None  # a roll request opened or closed: its list, in the panel, changes
+    return system_of(encounter.campaign).kept_panel(encounter, step, acting, combatants)
+
+
+def _place_condition_form(request, encounter, combatants, rows, forms, context) -> None:
+    """The panel's form putting a condition when it comes back refused (a row's shows in
+    that row's tools), the acting fighter's reminders atop the panel, and, once the fight
+    is over, the conditions left to keep or drop."""
+    refused = forms.get("condition")
+    if refused is not None and refused.shown_in == "panel":
+        context["panel_condition_form"] = refused
+    acting = context["acting"]
+    if acting is not None:
+        context["reminders"] = [c for c in conditions_of(acting) if c.reminder]
+    if encounter.status == Status.FINISHED:
+        context["summary_conditions"] = summary_conditions(encounter.summary)
+
+
+def summary_conditions(summary: dict) -> list[dict]:
+    """The conditions a finished fight left running, each with the GM's decision (None:
+    not yet; True: kept on the character; False: dropped) and the buttons to make it."""
+    decided = summary.get("conditions_decided", {})
+    choices = [("keep", _("Garder sur la fiche")), ("drop", _("Laisser"))]
+    return [
+        {
+            "combatant": entry["combatant"],
+            "id": entry["condition"]["id"],
+            "name": entry["name"],
+            "label": entry["condition"]["label"],
+            "decided": decided.get(f"{entry['combatant']}:{entry['condition']['id']}"),
+            "choices": choices,
+        }
+        for entry in summary.get("conditions", [])
+    ]
+
+
+@dataclass
+class _RowTools:
     """Each row's GM tools, folded: they load when the GM opens them, so a step's answer
-    (and the console) renders no form nobody opened — six widgets a row, most of a row's
-    cost. Built here for the row they show open in: the refused pool correction as the GM
-    sent it, with its messages, or the fighter asked for by ``opened`` (the console's
-    ``?outils=`` link, for browsers without JavaScript, and the tools' own fragment)."""
-    system = system_of(encounter.campaign)
-    for row in rows:
+    (and the console) renders no form nobody opened — a dozen widgets a row, most of a row's
+    cost. Built here for the row they show open in: a refused pool correction or condition
+    as the GM sent it, with its messages, or the fighter asked for by ``opened`` (the
+    console's ``?outils=`` link, for browsers without JavaScript, and the tools' own
+    fragment). ``fighters``: the fight's (whose turn may end a condition)."""
+
+    encounter: Encounter
+    house: Any
+    fighters: list[Combatant]
+    refused: Any = None
+    condition_refused: Any = None
+
+    def add(self, row: Row, *, opened: int | None) -> None:
         row.gm_tools = True
-        if refused is not None and refused.combatant.pk == row.combatant.pk:
-            row.correction = refused
-        elif opened == row.combatant.pk:
-            row.correction = correction_form(encounter, row.combatant)
-        else:
-            continue
-        row.tools = system.row_tools(row.combatant, house)
+        pk = row.combatant.pk
+        refused = self.refused
+        correction = refused if refused is not None and refused.combatant.pk == pk else None
+        condition = self.condition_refused
+        if condition is not None and str(condition.data.get("combatant")) != str(pk):
+            condition = None
+        if correction is None and condition is None and opened != pk:
+            return
+        row.correction = correction or correction_form(self.encounter, row.combatant)
+        row.condition_form = condition or condition_form(
+            self.encounter, self.fighters, target=row.combatant
+        )
+        row.tools = system_of(self.encounter.campaign).row_tools(row.combatant, self.house)
 
 
 def correction_target(encounter: Encounter, combatant_id: int) -> Combatant | None:
@@ -256,6 +369,18 @@ def opens_new_round(encounter: Encounter, combatants: list[Combatant], house) ->
     return all(is_out(c, house) for c in combatants[encounter.turn + 1 :])
 
 
+def rolls_new_round(encounter: Encounter, combatants: list[Combatant]) -> bool:
+    """Whether "next turn" now opens a new round whose initiative is rolled again: the
+    console then asks how (the app's dice or physical ones) before opening it."""
+    if encounter.status != Status.RUNNING:
+        return False
+    house = encounter.campaign.house()
+    system = system_of(encounter.campaign)
+    return opens_new_round(encounter, combatants, house) and system.initiative_each_round(
+        encounter.round + 1, house
+    )
+
+
 def ends_the_round_early(fight: Fight, event: Event) -> bool:
     """Whether a step of the acting fighter put out of the fight its target, who was still to
     act this round: "next turn" may now open a new round, and the console then offers its
@@ -271,18 +396,17 @@ def ends_the_round_early(fight: Fight, event: Event) -> bool:
     return is_out(target, house) and system.initiative_each_round(encounter.round + 1, house)
 
 
-def _running_forms(encounter: Encounter, combatants, forms: dict) -> None:
-    """The GM's tools of a fight under way: reinforcements; when the next turn opens a new
-    round whose initiative is rolled again, the faces of physical dice for it."""
-    forms.setdefault(
-        "reinforce", ReinforcementForm(encounter=encounter, initial={"version": encounter.version})
-    )
+def _running_forms(encounter: Encounter, combatants, forms: dict, *, whole: bool) -> None:
+    """The GM's tools of a fight under way: reinforcements (with the ``whole`` console: a
+    step's answer leaves their form as it is); when the next turn opens a new round whose
+    initiative is rolled again, the faces of physical dice for it."""
+    if whole:
+        forms.setdefault(
+            "reinforce",
+            ReinforcementForm(encounter=encounter, initial={"version": encounter.version}),
+        )
     system = system_of(encounter.campaign)
-    house = encounter.campaign.house()
-    new_round = encounter.round + 1
-    if opens_new_round(encounter, combatants, house) and system.initiative_each_round(
-        new_round, house
-    ):
+    if rolls_new_round(encounter, combatants):
         forms.setdefault(
             "new_round",
             InitiativeForm(
@@ -294,8 +418,11 @@ def _running_forms(encounter: Encounter, combatants, forms: dict) -> None:
         )
 
 
-def _console_forms(request, encounter: Encounter, combatants, acting, forms) -> dict:
-    """The forms of the console's panels, unbound, beside those given (bound, with errors)."""
+def _console_forms(
+    request, encounter: Encounter, combatants, acting, forms, *, whole: bool = True
+) -> dict:
+    """The forms of the console's panels, unbound, beside those given (bound, with errors);
+    without the ``whole`` console, only the actions panel's."""
     forms = dict(forms or {})
     system = system_of(encounter.campaign)
     if encounter.status == Status.PREPARING:
@@ -312,7 +439,7 @@ def _console_forms(request, encounter: Encounter, combatants, acting, forms) -> 
     if encounter.status == Status.FINISHED and not encounter.summary.get("xp_awarded"):
         forms.setdefault("award", AwardXpForm(initial={"reason": encounter.name}))
     if encounter.status in (Status.RUNNING, Status.PAUSED):
-        _running_forms(encounter, combatants, forms)
+        _running_forms(encounter, combatants, forms, whole=whole)
     if encounter.status == Status.RUNNING:
         system.console_forms(
             encounter, combatants, acting, forms, test_panel=_test_panel_asked(request)
@@ -345,14 +472,18 @@ def _undo_redo_after(step: StepDone, encounter: Encounter) -> tuple[bool, bool]:
     """Undo and redo after a step: a new step can be undone and leaves nothing to redo; what
     an undo reverted can be redone at once, and a step just redone undone again."""
     if step.event.kind == "undo":
-        return _can_undo(encounter), True
+        # The undo read whether another step is left to undo (``undo_left``).
+        left = getattr(step.event, "undo_left", None)
+        return (_can_undo(encounter) if left is None else left), True
     if step.event.kind == "redo":
-        return True, redoable_event(encounter) is not None
+        # The redo read whether another undone step is left to redo (``redo_left``).
+        left = getattr(step.event, "redo_left", None)
+        return True, (redoable_event(encounter) is not None if left is None else left)
     return True, False
 
 
 def _can_undo(encounter: Encounter) -> bool:
-    return encounter.events.exclude(kind__in=NOT_UNDOABLE).filter(undone=False).exists()
+    return encounter.events.standing().exclude(kind__in=NOT_UNDOABLE).exists()
 
 
 # The changes after which the console is drawn whole: the fight started, paused, resumed or
@@ -361,8 +492,6 @@ def _can_undo(encounter: Encounter) -> bool:
 RESHAPING = {("encounters.encounter", "status"), ("encounters.combatant", "position")}
 # Steps that write back another step's values (``data["of"]``) instead of recording their own.
 REVERTING = ("undo", "redo", "reopen")
-# A fighter's row also shows its character and sheet (their key is the character's).
-CHARACTER_MODELS = ("characters.character", "characters.ewsheet", "characters.aethoriasheet")
 
 
 @dataclass(frozen=True)
@@ -377,7 +506,10 @@ class StepDone:
     @classmethod
     def of(cls, event: Event) -> StepDone:
         if event.kind in REVERTING:
-            reverted = event.encounter.events.get(sequence=event.data["of"])
+            # Undo and redo hand over the step they reverted (``reverted_step``): no read.
+            reverted = getattr(event, "reverted_step", None)
+            if reverted is None:
+                reverted = event.encounter.events.get(sequence=event.data["of"])
             return cls(event, reverted.changes, reverted)
         return cls(event, event.changes)
 
@@ -390,145 +522,15 @@ class StepDone:
         own state, character or sheet changed, and those whose turn ended or began."""
         by_character = {c.character_id: c.pk for c in combatants}
         rows = {self.event.actor_id, self.event.target_id, acting.pk if acting else None}
+        # A fighter's row also shows its character and sheet (their key is the character's).
+        sheets = shared_sheets()
         for change in self.changes:
             if change["model"] == "encounters.combatant":
                 rows.add(change["pk"])
-            elif change["model"] in CHARACTER_MODELS:
+            elif change["model"] == "characters.character" or change["model"] in sheets:
                 rows.add(by_character.get(change["pk"]))
             elif change["model"] == "encounters.encounter" and change["field"] == "turn":
                 for turn in (change["before"], change["after"]):
                     if combatants:
                         rows.add(combatants[min(turn, len(combatants) - 1)].pk)
         return rows - {None}
-
-
-def table_context(request, encounter: Encounter) -> dict:
-    """The players' view: hidden combatants left out, NPCs as words only."""
-    house = encounter.campaign.house()
-    everyone = load_combatants(encounter, gear=False)  # names and pools: no weapons, no skills
-    acting = acting_combatant(encounter, everyone)
-    combatants = [c for c in everyone if not c.hidden]
-    rows = rows_for(encounter, combatants, house, gm_tools=False)
-    for row in rows:
-        row.acting = acting is not None and row.combatant.pk == acting.pk
-        if not row.combatant.character.is_pc:
-            # An NPC's numbers never reach a player's screen: words only.
-            row.bars, row.notes = [], []
-    hidden = {c.pk for c in everyone if c.hidden}
-    pcs = {c.pk for c in everyone if c.character.is_pc}
-    return {
-        "encounter": encounter,
-        "rows": rows,
-        "lines": table_lines(encounter, hidden, pcs),
-        "live_url": reverse("encounters:changes", args=[encounter.pk]),
-    }
-
-
-TABLE_LINES = 5
-# Lines the players' view leaves out: undo and redo name other steps, not actions.
-NOT_FOR_TABLE = ("undo", "redo")
-# The lists of fighters an event's data may hold (an initiative order, the arrivals, those
-# who bled while out of the fight): the hidden ones are taken out before a player reads it.
-FIGHTER_LISTS = ("initiative", "arrivals", "bled")
-
-
-def table_lines(encounter: Encounter, hidden: set[int], pcs: set[int]) -> list[LogLine]:
-    """The last few actions in words, as the players may read them: public steps not undone,
-    none naming a hidden fighter, an NPC's wounds without their numbers (one query). ``pcs``:
-    the fighters known as PCs; any other target is taken for an NPC."""
-    events = (
-        encounter.events.filter(public=True, undone=False)
-        .exclude(kind__in=NOT_FOR_TABLE)
-        .exclude(actor_id__in=hidden)
-        .exclude(target_id__in=hidden)
-        .order_by("-sequence")[:TABLE_LINES]
-    )
-    system = system_of(encounter.campaign)
-    return [LogLine(event, describe(_for_players(event, hidden, pcs, system))) for event in events]
-
-
-def _for_players(event: Event, hidden: set[int], pcs: set[int], system) -> Event:
-    """The event as a player may read it: no hidden fighter, no NPC's number — neither of
-    an NPC it targets (its wounds, its armour) nor of one that acts (what it spent or lost,
-    its scores), nor in a list of fighters (initiative totals, PV bled). ``pcs``: the
-    fighters known as PCs; anyone else is taken for an NPC."""
-    data = dict(event.data)
-    for key in FIGHTER_LISTS:
-        if isinstance(data.get(key), list):
-            data[key] = [
-                _row_for_players(row, pcs)
-                for row in data[key]
-                if row.get("combatant") not in hidden
-            ]
-    if event.target_id is not None and event.target_id not in pcs:
-        data = system.npc_target_for_players(event.kind, data)
-    if event.actor_id is not None and event.actor_id not in pcs:
-        data = _npc_actor_for_players(data)
-        data = system.npc_actor_for_players(event.kind, data)
-    return Event(kind=event.kind, round=event.round, data=data)
-
-
-# An NPC's numbers in a list of fighters: its initiative (a total adds its characteristic)
-# and the PV it bled.
-ROW_NUMBERS = ("total", "roll")
-
-
-def _row_for_players(row: dict, pcs: set[int]) -> dict:
-    if row.get("combatant") in pcs:
-        return row
-    row = {key: value for key, value in row.items() if key not in ROW_NUMBERS}
-    if "pv" in row:
-        row["pv"] = SECRET
-    return row
-
-
-def _npc_actor_for_players(data: dict) -> dict:
-    """What the generic lines tell of the NPC whose turn begins: that it bleeds, not how
-    much."""
-    if data.get("bleeding"):
-        return {**data, "bleeding": SECRET}
-    return data
-
-
-def players_table_body(request, encounter: Encounter, shown: int | None = None) -> str:
-    """The players' #table-body, rendered once per version and language in each process.
-    Every player of an encounter sees the same region (hidden combatants left out, NPCs as
-    words; nothing of the viewer in it), so 100 phones refreshing after a step cost one
-    render. ``shown``: the version the asking page shows (a render younger than
-    ``TABLE_BODY_REUSE_SECONDS`` and not older than it is served again). The caller has
-    checked the viewer may see it; the GM's view never comes from here."""
-    key = _table_body_key(request, encounter)
-    versions = (encounter.version, encounter.campaign.version)
-    now = time.monotonic()
-    cached = cache.get(key)
-    if cached is not None:
-        rendered, rendered_at, html = cached
-        if rendered == versions or (
-            shown is not None
-            and rendered[0] >= shown
-            and now - rendered_at < TABLE_BODY_REUSE_SECONDS
-        ):
-            return html
-    html = render_to_string(TABLE_BODY, table_context(request, encounter), request=request)
-    cache.set(key, (versions, now, html), TABLE_BODY_SECONDS)
-    return html
-
-
-def _table_body_key(request, encounter: Encounter) -> str:
-    """Everything the region's HTML depends on but its versions (kept with it): the
-    encounter's moves with every step and every sheet change of its fighters
-    (``SheetFights.follow``), the campaign's with what can change without it; its house
-    rules (the health words) and the server kind (whether the region carries the stream's
-    element, ``live_stream_url``) are in the key."""
-    campaign = encounter.campaign
-    house = json.dumps(campaign.house_rules, sort_keys=True).encode()
-    return ":".join(
-        str(part)
-        for part in (
-            "table-body",
-            encounter.pk,
-            get_language(),
-            "streamed" if streams_served(request) else "polled",
-            hashlib.blake2b(house, digest_size=8).hexdigest(),
-        )
-    )

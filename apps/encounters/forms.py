@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.characters.models import Character
 from apps.systems import system_of
 
+from . import conditions
 from .models import Combatant, Encounter
 from .steps import EncounterError
 
@@ -35,10 +36,44 @@ class VersionInput(forms.HiddenInput):
         return context
 
 
-class VersionForm(forms.Form):
-    """Every action carries the version of the encounter it was made on."""
+no_version = _(
+    "Ce formulaire ne dit pas sur quel état du combat il a été fait (version manquante ou "
+    "illisible) : rien n'a été fait, la console a été actualisée, recommencez."
+)
 
-    version = forms.IntegerField(widget=VersionInput(), min_value=1)
+
+class VersionForm(forms.Form):
+    """Every action carries the version of the encounter it was made on: a step made on
+    another one is refused (someone acted first, or the same form was sent twice), and so is
+    a step without one — never taken as "no check"."""
+
+    version = forms.IntegerField(
+        widget=VersionInput(),
+        min_value=1,
+        error_messages={"required": no_version, "invalid": no_version, "min_value": no_version},
+    )
+
+    def version_refused(self) -> str | None:
+        """The refusal of a missing or malformed version, if that is what is wrong: it is
+        said at the top of the console, the version being no field the GM sees."""
+        if not self.is_bound or "version" not in self.errors:
+            return None
+        return str(self.errors["version"][0])
+
+
+class VisibilityForm(VersionForm):
+    """Hide a fighter from the players (1) or show it (0): nothing else means either."""
+
+    hidden = forms.TypedChoiceField(
+        choices=[("0", "0"), ("1", "1")],
+        coerce=lambda value: value == "1",
+        error_messages={
+            "required": _("Cacher ou révéler ? La demande ne le disait pas : rien n'a été fait."),
+            "invalid_choice": _(
+                "Cacher ou révéler ? La demande ne le disait pas : rien n'a été fait."
+            ),
+        },
+    )
 
 
 def add_encounter_error(form: forms.Form, error: EncounterError) -> None:
@@ -91,7 +126,7 @@ class InitiativeForm(VersionForm):
         }
 
 
-class AddCombatantsForm(forms.Form):
+class AddCombatantsForm(VersionForm):
     characters = forms.ModelMultipleChoiceField(
         label=_("Personnages"),
         queryset=None,
@@ -110,7 +145,7 @@ class AddCombatantsForm(forms.Form):
         )
 
 
-class FromTemplateForm(forms.Form):
+class FromTemplateForm(VersionForm):
     template = forms.ModelChoiceField(label=_("Modèle de PNJ"), queryset=None)
     count = forms.IntegerField(label=_("Combien"), min_value=1, max_value=20, initial=1)
     hidden = forms.BooleanField(label=_("Cachés aux joueurs"), required=False)
@@ -125,7 +160,7 @@ class FromTemplateForm(forms.Form):
         )
 
 
-class AwardXpForm(forms.Form):
+class AwardXpForm(VersionForm):
     amount = forms.IntegerField(label=_("XP pour chaque PJ"), min_value=1, max_value=50, initial=2)
     reason = forms.CharField(label=_("Raison"), max_length=200)
 
@@ -238,3 +273,118 @@ class PoolCorrectionForm(VersionForm):
                 % {"low": field.low, "high": field.high},
             )
         return data
+
+
+# --- Conditions ------------------------------------------------------------------------------
+
+DURATION_CHOICES = [
+    ("", _("selon l'état")),
+    (f"{conditions.TURN_END}:bearer", _("jusqu'à la fin de son prochain tour")),
+    (f"{conditions.TURN_START}:bearer", _("jusqu'au début de son prochain tour")),
+    (f"{conditions.TURN_END}:placer", _("jusqu'à la fin du prochain tour de qui l'a causé")),
+    (f"{conditions.TURN_START}:placer", _("jusqu'au début du prochain tour de qui l'a causé")),
+    (conditions.ROUNDS, _("pendant un nombre de rounds")),
+    (conditions.REMOVED, _("jusqu'à ce qu'on le retire")),
+]
+MODIFIER_LABELS = {
+    conditions.Roll.ATTACK: _("Attaque"),
+    conditions.Roll.DEFENCE: _("Défense"),
+    conditions.Roll.TEST: _("Test"),
+    conditions.Roll.DAMAGE: _("Dégâts"),
+    conditions.Roll.MAGIC: _("Sort"),
+    conditions.Roll.INITIATIVE: _("Initiative"),
+    conditions.Roll.ATTACKED: _("Attaques contre lui"),
+}
+PUBLIC_CHOICES = [
+    ("", _("par défaut")),
+    ("1", _("vu des joueurs")),
+    ("0", _("secret (MJ seul)")),
+]
+
+
+def _modifier_field(label) -> forms.IntegerField:
+    bound = conditions.MAX_MODIFIER
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=-bound,
+        max_value=bound,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "modifier-input"}),
+    )
+
+
+class ConditionForm(VersionForm):
+    """A condition put on a fighter: one of the system's list in one tap (the other fields
+    left empty take the list's defaults), or the GM's own words, how long it lasts and what
+    it changes. ``place``: where the GM opened it (a fighter's row, or the actions panel,
+    which also asks whom it is for)."""
+
+    combatant = forms.TypedChoiceField(label=_("Sur"), coerce=int)
+    kind = forms.ChoiceField(label=_("État"), required=False)
+    # One tap on a condition of the list (its button): the other fields may stay empty.
+    quick = forms.ChoiceField(required=False)
+    label = forms.CharField(label=_("Ou en vos mots"), max_length=40, required=False)
+    duration = forms.ChoiceField(label=_("Durée"), choices=DURATION_CHOICES, required=False)
+    rounds = forms.IntegerField(
+        label=_("Rounds"), required=False, min_value=1, max_value=conditions.MAX_ROUNDS
+    )
+    source = forms.TypedChoiceField(
+        label=_("Causé par"), coerce=int, required=False, empty_value=None
+    )
+    public = forms.ChoiceField(label=_("Joueurs"), choices=PUBLIC_CHOICES, required=False)
+    reminder = forms.CharField(
+        label=_("Rappel au début de son tour"), max_length=120, required=False
+    )
+    place = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, encounter: Encounter, combatants, catalogue, **kwargs):
+        super().__init__(*args, **kwargs)
+        fighters = [(c.pk, c.character.name) for c in combatants]
+        self.fields["combatant"].choices = fighters
+        self.fields["source"].choices = [("", _("personne")), *fighters]
+        self.fields["kind"].choices = [
+            ("", _("autre (en vos mots)")),
+            *((entry.key, entry.label) for entry in catalogue),
+        ]
+        self.fields["quick"].choices = self.fields["kind"].choices
+        self.catalogue = catalogue
+        # The rolls the system's plans read: a modifier elsewhere would change nothing.
+        self.rolls = [
+            r for r in MODIFIER_LABELS if r in system_of(encounter.campaign).condition_rolls
+        ]
+        for roll in self.rolls:
+            self.fields[f"mod_{roll}"] = _modifier_field(MODIFIER_LABELS[roll])
+
+    def modifier_fields(self):
+        return [self[f"mod_{roll}"] for roll in self.rolls]
+
+    def choice(self) -> conditions.ConditionChoice:
+        data = self.cleaned_data
+        typed = {
+            roll: data[f"mod_{roll}"] for roll in self.rolls if data.get(f"mod_{roll}") is not None
+        }
+        public = data.get("public")
+        return conditions.ConditionChoice(
+            combatant_id=data["combatant"],
+            kind=data.get("quick") or data.get("kind") or "",
+            label=data.get("label") or "",
+            duration=data.get("duration") or None,
+            rounds=data.get("rounds"),
+            source_id=data.get("source"),
+            modifiers=typed or None,
+            public=None if not public else public == "1",
+            reminder=data.get("reminder") or "",
+        )
+
+
+class ConditionRemoveForm(VersionForm):
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
+    condition = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class ConditionAfterForm(forms.Form):
+    """After the fight: keep a condition on the character, or drop it."""
+
+    combatant = forms.IntegerField(widget=forms.HiddenInput)
+    condition = forms.IntegerField(widget=forms.HiddenInput)
+    decision = forms.ChoiceField(choices=[("keep", _("garder")), ("drop", _("laisser"))])

@@ -106,6 +106,14 @@ class Combatant(models.Model):
     # Per-system state of the fight: EW round actions and stance; Aethoria defences left,
     # aim, prepared action, bleeding and severe effects.
     state = models.JSONField(default=dict, blank=True)
+    # The framework's own per-fighter slot, shared by every system: the conditions lying on
+    # the fighter ("étourdi", "aveuglé 2 rounds"), written only through ``Step.set`` by
+    # ``conditions.py`` (a list of ``Condition.to_json()``).
+    conditions = models.JSONField(default=list, blank=True)
+    # The framework's slot for the roll the GM asked of this fighter's player (a defence, an
+    # initiative, an attack), open until answered, taken over or cancelled: ``{}`` when none.
+    # Written only through ``Step.set`` by ``requests.py``, so undo reopens or closes it.
+    request = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = _("combattant")
@@ -119,11 +127,32 @@ class Combatant(models.Model):
         return str(self.character)
 
 
+def asked_a_roll(character_id: int) -> bool:
+    """Whether a roll that may spend the character's pools (a defence, an attack, a test) is
+    asked of
+    its player in a fight under way (``Combatant.request``): its sheet then refuses a spend
+    of those pools, which the answer pays itself — nothing is paid twice."""
+    return Combatant.objects.filter(
+        character_id=character_id,
+        encounter__status__in=[Status.RUNNING, Status.PAUSED],
+        request__kind__in=["defence", "attack", "test"],
+    ).exists()
+
+
 class DiceSource(models.TextChoices):
     APP = "app", _("dés de l'application")
     PHYSICAL = "physical", _("dés physiques")
     MIXED = "mixed", _("dés mêlés")  # some faces typed, the others rolled by the app
     NONE = "", _("sans dé")
+
+
+class EventQuerySet(models.QuerySet):
+    def standing(self) -> EventQuerySet:
+        """The steps that still hold: not reverted by an undo (or brought back by a redo)."""
+        return self.filter(undone=False)
+
+    def of_kind(self, *kinds: str) -> EventQuerySet:
+        return self.filter(kind__in=kinds)
 
 
 class Event(models.Model):
@@ -153,6 +182,8 @@ class Event(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = EventQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("événement")

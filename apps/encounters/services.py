@@ -26,6 +26,8 @@ from apps.rules.dice import SecureDice, check_face
 from apps.rules.errors import RulesError
 from apps.systems import system_of
 
+from . import conditions, lasting, requests
+from .conditions import initiative_bonuses, merge_log
 from .copies import COPIES, copies_leave, copies_return
 from .fighters import is_dead, is_out
 from .models import Combatant, DiceSource, Encounter, Event, Status
@@ -35,6 +37,7 @@ from .steps import (
     Step,
     bump_version,
     check_not_changed_outside,
+    follow_written,
     lock_encounter,
     require_status,
     shown_outside,
@@ -58,10 +61,14 @@ def encounter_create(*, campaign: Campaign, name: str) -> Encounter:
 
 @transaction.atomic
 def combatants_add(
-    *, encounter_id: int, characters: Sequence[Character], hidden: bool = False
+    *,
+    encounter_id: int,
+    characters: Sequence[Character],
+    hidden: bool = False,
+    version: int | None = None,
 ) -> list[Combatant]:
     """Add characters of the campaign to a fight being prepared (each at most once)."""
-    encounter = lock_encounter(encounter_id)
+    encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.PREPARING)
     present = set(encounter.combatants.values_list("character_id", flat=True))
     added = []
@@ -81,10 +88,15 @@ def combatants_add(
 
 @transaction.atomic
 def combatants_from_template(
-    *, encounter_id: int, template: Character, count: int, hidden: bool = False
+    *,
+    encounter_id: int,
+    template: Character,
+    count: int,
+    hidden: bool = False,
+    version: int | None = None,
 ) -> list[Combatant]:
     """Make ``count`` NPCs from a template and add them to the fight being prepared."""
-    encounter = lock_encounter(encounter_id)
+    encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.PREPARING)
     if template.campaign_id != encounter.campaign_id or template.is_pc:
         raise EncounterError(_("Ce modèle n'est pas un PNJ de cette campagne."), "template")
@@ -100,8 +112,8 @@ def combatants_from_template(
 
 
 @transaction.atomic
-def combatant_remove(*, encounter_id: int, combatant_id: int) -> None:
-    encounter = lock_encounter(encounter_id)
+def combatant_remove(*, encounter_id: int, combatant_id: int, version: int | None = None) -> None:
+    encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.PREPARING)
     encounter.combatants.filter(pk=combatant_id).delete()
     bump_version(encounter)
@@ -114,7 +126,7 @@ def combatant_set_hidden(
     """Hide a combatant from the players, or reveal it (logged and undoable once running)."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.PREPARING, Status.RUNNING, Status.PAUSED)
-    combatant = _combatant(encounter, combatant_id)
+    combatant = combatant_of(encounter, combatant_id)
     if encounter.status == Status.PREPARING:
         combatant.hidden = hidden
         combatant.save(update_fields=["hidden"])
@@ -159,13 +171,14 @@ def prefetch_gear(encounter: Encounter, combatants: Sequence[Combatant | None]) 
     prefetch_related_objects(sheets, *system.gear_lookups())
 
 
-def _combatants(encounter: Encounter) -> list[Combatant]:
+def combatants_of(encounter: Encounter) -> list[Combatant]:
     """The fight as a start, a passed turn or an end reads it: names, pools and states, none
     of the sheets' gear (the answer's forms load the gear of the fighters they offer)."""
     return load_combatants(encounter, gear=False)
 
 
-def _combatant(encounter: Encounter, combatant_id: int | None) -> Combatant:
+def combatant_of(encounter: Encounter, combatant_id: int | None) -> Combatant:
+    """One fighter present in the fight, with its sheet (EncounterError when it is not)."""
     try:
         sheet = system_of(encounter.campaign).sheet_name
         return (
@@ -205,8 +218,13 @@ def _roll_initiative(
     """Roll initiative per the system and set everyone's position; returns the rolls."""
     encounter = step.encounter
     system = system_of(encounter.campaign)
+    # The faces the players answered from their phones, the GM's typed ones over them.
+    answered = requests.typed_initiative(step, combatants)
+    typed = {**answered, **{pk: f for pk, f in (typed or {}).items() if f is not None}}
     faces, step.dice = _initiative_faces(combatants, typed, system.initiative_sides)
-    ordered = system.initiative_order(combatants, faces, SecureDice(), encounter.campaign.house())
+    bonuses = initiative_bonuses(system, combatants)
+    house = encounter.campaign.house()
+    ordered = system.initiative_order(combatants, faces, SecureDice(), house, bonuses)
     by_pk = {c.pk: c for c in combatants}
     result = []
     for position, roll in enumerate(ordered):
@@ -233,10 +251,12 @@ def encounter_start(
     """Roll initiative (typed faces where given) and open round 1."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.PREPARING)
-    combatants = _combatants(encounter)
+    combatants = combatants_of(encounter)
     if len(combatants) < 2:
         raise EncounterError(_("Il faut au moins deux combattants pour commencer."))
     step = Step(encounter, "start", by)
+    # What the characters kept from their last fight weighs from the first roll on.
+    lasting.bring_kept_conditions(step, combatants)
     try:
         rolls = _roll_initiative(step, combatants, initiative)
     except RulesError as error:
@@ -276,10 +296,13 @@ def encounter_next_turn(
     """Pass to the next combatant able to act; after the last one, a new round begins."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING)
-    combatants = _combatants(encounter)
+    combatants = combatants_of(encounter)
     house = encounter.campaign.house()
     step = Step(encounter, "next_turn", by)
+    requests.close_turn_requests(step, combatants)
     data: dict = {"from": encounter.turn}
+    if encounter.turn < len(combatants):
+        merge_log(data, conditions.turn_ends(step, combatants[encounter.turn], combatants))
     following = [
         index
         for index in range(encounter.turn + 1, len(combatants))
@@ -294,13 +317,17 @@ def encounter_next_turn(
     combatants.sort(key=lambda c: (c.position, c.pk))
     if not following:
         skipped += combatants[: encounter.turn]
+    for fighter in skipped:
+        merge_log(data, conditions.turn_passes(step, fighter, combatants))
     data.update(system_of(encounter.campaign).skipped_turns(step, skipped))
     acting = combatants[encounter.turn]
     step.actor = acting
     step.public = not acting.hidden
     data["name"] = acting.character.name
     data.update(_begin_turn(step, combatants))
-    return step.commit(data)
+    event = step.commit(data)
+    event.fight = combatants  # as the step left it: the answer draws from it, reads none
+    return event
 
 
 def _new_round(step: Step, combatants: list[Combatant], house, typed) -> dict:
@@ -308,6 +335,7 @@ def _new_round(step: Step, combatants: list[Combatant], house, typed) -> dict:
     system = system_of(encounter.campaign)
     step.set(encounter, "round", encounter.round + 1)
     data: dict = {"new_round": encounter.round}
+    merge_log(data, conditions.round_starts(step, encounter.round, combatants))
     if system.initiative_each_round(encounter.round, house):
         data["initiative"] = _roll_initiative(step, combatants, typed)
     system.begin_round(step, combatants)
@@ -318,10 +346,15 @@ def _new_round(step: Step, combatants: list[Combatant], house, typed) -> dict:
 
 
 def _begin_turn(step: Step, combatants: list[Combatant]) -> dict:
-    """The acting combatant's turn starts (in Aethoria its defences come back, bleeding
-    costs PV...): part of the step that passed the turn, so one undo steps back over both."""
+    """The acting combatant's turn starts: first what the framework keeps (the conditions
+    it ends go, its reminders are said), then what its system does (in Aethoria its
+    defences come back, bleeding costs PV...). Part of the step that passed the turn, so
+    one undo steps back over all of it."""
     combatants.sort(key=lambda c: (c.position, c.pk))
-    return system_of(step.encounter.campaign).begin_turn(step, combatants)
+    acting = combatants[step.encounter.turn]
+    data = conditions.turn_starts(step, acting, combatants)
+    data.update(system_of(step.encounter.campaign).begin_turn(step, combatants))
+    return data
 
 
 # --- Pause, resume, end ----------------------------------------------------------------------
@@ -346,13 +379,15 @@ def encounter_resume(*, encounter_id: int, version: int | None, by) -> Event:
 
 
 @transaction.atomic
-def encounter_award_xp(*, encounter_id: int, amount: int, reason: str, by) -> None:
+def encounter_award_xp(
+    *, encounter_id: int, amount: int, reason: str, by, version: int | None = None
+) -> None:
     """Give the PCs of a finished fight their XP in one step (a ledger line each)."""
-    encounter = lock_encounter(encounter_id)
+    encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.FINISHED)
     if encounter.summary.get("xp_awarded"):
         raise EncounterError(_("L'XP de ce combat a déjà été attribuée."), "amount")
-    pcs = [c.character for c in _combatants(encounter) if c.character.is_pc]
+    pcs = [c.character for c in combatants_of(encounter) if c.character.is_pc]
     if not pcs:
         raise EncounterError(_("Aucun PJ dans ce combat."), "amount")
     xp_award(campaign=encounter.campaign, characters=pcs, amount=amount, reason=reason, by=by)
@@ -366,7 +401,7 @@ def encounter_end(*, encounter_id: int, version: int | None, by) -> Encounter:
     """Close the fight, write its summary and a line in the session log."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
-    combatants = _combatants(encounter)
+    combatants = combatants_of(encounter)
     summary = encounter_summary(encounter, combatants)
     step = Step(encounter, "end", by)
     step.set(encounter, "status", Status.FINISHED)
@@ -397,7 +432,8 @@ def encounter_reopen(*, encounter_id: int, version: int | None, by) -> Event:
                 "fiches avant de le rouvrir."
             )
         )
-    end = encounter.events.filter(kind="end", undone=False).order_by("-sequence").first()
+    lasting.take_back_kept_conditions(encounter)
+    end = encounter.events.standing().of_kind("end").order_by("-sequence").first()
     write_back(end.changes, "before")  # the status only: nothing outside the fight shares it
     end.undone = True
     end.save(update_fields=["undone"])
@@ -436,6 +472,17 @@ def encounter_summary(encounter: Encounter, combatants: Sequence[Combatant]) -> 
             }
         )
     summary = {"rounds": encounter.round, "combatants": rows}
+    # The conditions still running, for the GM to keep on the character or drop.
+    summary["conditions"] = [
+        {
+            "combatant": combatant.pk,
+            "character": combatant.character_id,
+            "name": combatant.character.name,
+            "condition": condition,
+        }
+        for combatant in combatants
+        for condition in combatant.conditions
+    ]
     summary.update(system_of(encounter.campaign).summary_extras(encounter))
     return summary
 
@@ -460,25 +507,30 @@ def encounter_undo(*, encounter_id: int, version: int | None, by) -> Event:
     """Revert the last step that is not yet undone (back to the start, one at a time)."""
     encounter = lock_encounter(encounter_id, version, by=by)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
-    last = (
-        encounter.events.exclude(kind__in=NOT_UNDOABLE)
-        .filter(undone=False)
+    # The step to undo and the one before it: whether undo is still offered after this one.
+    standing = list(
+        encounter.events.standing()
+        .exclude(kind__in=NOT_UNDOABLE)
         .select_related("actor")  # the undo line names the same actor
-        .order_by("-sequence")
-    ).first()
-    if last is None:
+        .order_by("-sequence")[:2]
+    )
+    if not standing:
         raise EncounterError(_("Rien à annuler : la rencontre est revenue à son début."))
+    last = standing[0]
     check_not_changed_outside(last.changes, "before")
     write_back(last.changes, "before")
     # NPC copies a reinforcement made leave the campaign (kept in the undo for a redo).
     removed = copies_leave(last)
     last.undone = True
     last.save(update_fields=["undone"])
-    encounter.refresh_from_db(fields=["status", "round", "turn"])
+    follow_written(encounter, last.changes, "before")
     step = Step(encounter, "undo", by, actor=last.actor, public=last.public)
     step.changed_outside = shown_outside(last.changes) or bool(removed)
     # A copy of what was undone, so the log says it in words (not by its number).
-    return step.commit({"of": last.sequence, "kind": last.kind, "step": last.data, **removed})
+    event = step.commit({"of": last.sequence, "kind": last.kind, "step": last.data, **removed})
+    event.reverted_step = last  # the answer says what changed without reading it again
+    event.undo_left = len(standing) > 1
+    return event
 
 
 @transaction.atomic
@@ -486,7 +538,8 @@ def encounter_redo(*, encounter_id: int, version: int | None, by) -> Event:
     """Re-apply the most recently undone step, if nothing new happened since."""
     encounter = lock_encounter(encounter_id, version, by=by)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
-    target = redoable_event(encounter)
+    chain = _redo_chain(encounter)
+    target = _redoable_in(encounter, chain)
     if target is None:
         raise EncounterError(_("Rien à rétablir."))
     check_not_changed_outside(target.changes, "after")
@@ -494,16 +547,25 @@ def encounter_redo(*, encounter_id: int, version: int | None, by) -> Event:
     write_back(target.changes, "after")
     target.undone = False
     target.save(update_fields=["undone"])
-    encounter.refresh_from_db(fields=["status", "round", "turn"])
+    follow_written(encounter, target.changes, "after")
     step = Step(encounter, "redo", by, actor=target.actor, public=target.public)
     step.changed_outside = shown_outside(target.changes) or COPIES in target.data
-    return step.commit({"of": target.sequence, "kind": target.kind, "step": target.data})
+    event = step.commit({"of": target.sequence, "kind": target.kind, "step": target.data})
+    event.reverted_step = target  # the answer says what changed without reading it again
+    # Whether another undone step is still offered for a redo: the same chain, this one on top.
+    event.redo_left = _redo_sequence([("redo", event.data), *chain]) is not None
+    return event
 
 
 def redoable_event(encounter: Encounter) -> Event | None:
     """The step a redo would restore: the one the latest un-redone undo reverted, as long as
     no new step happened since (a new step forgets what could be redone). Three queries at
     most, however long the log."""
+    return _redoable_in(encounter, _redo_chain(encounter))
+
+
+def _redo_chain(encounter: Encounter) -> list[tuple[str, dict]]:
+    """The undos and redos since the latest other step, newest first (two queries)."""
     history = ("undo", "redo")
     last_step = (
         encounter.events.exclude(kind__in=history)
@@ -511,11 +573,21 @@ def redoable_event(encounter: Encounter) -> Event | None:
         .values_list("sequence", flat=True)
         .first()
     )
-    chain = (
+    return list(
         encounter.events.filter(kind__in=history, sequence__gt=last_step or 0)
         .order_by("-sequence")
         .values_list("kind", "data")
     )
+
+
+def _redoable_in(encounter: Encounter, chain: list[tuple[str, dict]]) -> Event | None:
+    sequence = _redo_sequence(chain)
+    return None if sequence is None else encounter.events.get(sequence=sequence)
+
+
+def _redo_sequence(chain: list[tuple[str, dict]]) -> int | None:
+    """The sequence of the step a redo would restore, by walking ``chain``: each redo
+    consumes the undo before it; the first undo left standing is the one to redo."""
     redone = 0
     for kind, data in chain:
         if kind == "redo":
@@ -523,5 +595,5 @@ def redoable_event(encounter: Encounter) -> Event | None:
         elif redone:
             redone -= 1
         else:
-            return encounter.events.get(sequence=data["of"])
+            return data["of"]
     return None

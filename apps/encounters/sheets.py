@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.db import connection
 from django.db.models import F
 
-from .models import Encounter, Status, fight_to_follow
+from .condition_words import condition_rules_of, lasting_words, shown_conditions
+from .models import Combatant, Encounter, Status, fight_to_follow
 
 LIVE = (Status.RUNNING, Status.PAUSED)
 
@@ -36,6 +37,41 @@ class SheetFights:
                FROM {table} e
               WHERE e.campaign_id = {campaign_column} AND e.status IN (%s, %s)
               ORDER BY e.created_at DESC, e.id DESC LIMIT 1)"""
+        return sql, list(LIVE)
+
+    def conditions(self, character, *, players: bool, live: bool) -> list:
+        if not character.conditions and not live:
+            return []
+        rules = condition_rules_of(character.campaign)
+        shown = [c for c in lasting_words(character.conditions, rules) if c.public or not players]
+        if not live:
+            return shown
+        combatant = (
+            Combatant.objects.filter(character=character, present=True, encounter__status__in=LIVE)
+            .select_related("character")
+            .order_by("-encounter__created_at")
+            .first()
+        )
+        if combatant is not None and combatant.conditions:
+            fighters = Combatant.objects.filter(encounter_id=combatant.encounter_id)
+            if players:
+                fighters = fighters.filter(hidden=False)  # a hidden one is not named
+            names = dict(fighters.values_list("pk", "character__name"))
+            shown += shown_conditions(combatant, names, rules, players=players)
+        return shown
+
+    def conditions_sql(self, character_column: str, *, players: bool) -> tuple[str, list]:
+        table = connection.ops.quote_name(Combatant._meta.db_table)
+        fights = connection.ops.quote_name(Encounter._meta.db_table)
+        shown = (
+            "jsonb_path_query_array(k.conditions, '$[*] ? (@.public == true)')"
+            if players
+            else "k.conditions"
+        )
+        sql = f"""(SELECT string_agg(({shown})::text, ',')
+               FROM {table} k JOIN {fights} e ON e.id = k.encounter_id
+              WHERE k.character_id = {character_column} AND k.present
+                AND e.status IN (%s, %s))"""
         return sql, list(LIVE)
 
 

@@ -17,8 +17,8 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from apps.campaigns.models import Role
-from apps.core.changes import changed_since
-from apps.systems import sheet_models, system_of
+from apps.core.changes import changed_since, values_by_row
+from apps.systems import sheet_labels, system_of
 
 from .models import Combatant, DiceSource, Encounter, Event, Status
 
@@ -93,7 +93,17 @@ class Fight:
     acting: Combatant | None  # the one of them whose turn it is, if any
 
 
-CHARACTER_TEXTS = ("concept", "equipment_notes", "notes", "gm_notes", "created_at", "updated_at")
+# What no step reads of a fighter's character (its lasting conditions are read once, by the
+# start of the fight).
+CHARACTER_TEXTS = (
+    "concept",
+    "equipment_notes",
+    "notes",
+    "gm_notes",
+    "conditions",
+    "created_at",
+    "updated_at",
+)
 # What no step reads of the encounter and its campaign: fewer columns to compile and fetch in
 # the lock query every step makes (the end-of-fight summary is read by its own queries).
 FIGHT_UNUSED = (
@@ -222,11 +232,11 @@ SHOWN_OUTSIDE = {
 }
 
 
-def shared_sheets() -> set[str]:
+def shared_sheets() -> frozenset[str]:
     """The rows a fight shares with the rest of the table: every system's sheet (a player
     spends éclat or fatigue from it, the GM lets a character rest or sells it XP, while a
     fight runs or after it)."""
-    return {model._meta.label_lower for model in sheet_models()}
+    return sheet_labels()
 
 
 def shown_outside(changes: list[dict]) -> bool:
@@ -277,7 +287,13 @@ class Step:
         self.encounter.last_sequence += 1
         encounter_fields = {"last_sequence"}
         same_change: dict[tuple[type, tuple[str, ...]], list[models.Model]] = {}
+        # A request answered with a blow: the two fighters' rows in one query, each written
+        # with the fields either changed (only steps write them, under the encounter's lock).
+        fighters = [f for o, f in self._dirty.values() if isinstance(o, Combatant)]
+        together = set().union(*fighters) if any("request" in f for f in fighters) else None
         for obj, fields in self._dirty.values():
+            if together is not None and isinstance(obj, Combatant):
+                fields = together
             if obj is self.encounter:
                 encounter_fields |= fields  # saved with the version, in the same query
             else:
@@ -333,6 +349,15 @@ def bump_version(encounter: Encounter, *also: str, campaign: bool = True) -> Non
         )
     with connection.cursor() as cursor:
         cursor.execute(update, [*values, encounter.pk])
+
+
+def follow_written(encounter: Encounter, changes: list[dict], side: str) -> None:
+    """The locked encounter's fields as undo (``side`` "before") or redo ("after") just
+    wrote them back (its status, round, turn): set in memory rather than read again."""
+    for (label, pk), values in values_by_row(changes, side).items():
+        if label == Encounter._meta.label_lower and pk == encounter.pk:
+            for name, value in values.items():
+                setattr(encounter, name, value)
 
 
 def check_not_changed_outside(changes: list[dict], side: str) -> None:

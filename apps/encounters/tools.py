@@ -20,9 +20,11 @@ from apps.characters.services import npc_copy
 from apps.rules.dice import SecureDice
 from apps.systems import system_of
 
+from . import conditions
+from .conditions import MAX_MODIFIER, Condition, ConditionChoice, ConditionType
 from .copies import copies_made
 from .models import Combatant, DiceSource, Encounter, Event, Status
-from .services import MAX_COPIES, _combatant, acting_combatant, load_combatants
+from .services import MAX_COPIES, acting_combatant, combatant_of, load_combatants
 from .steps import EncounterError, Step, lock_and_refresh_pools, lock_encounter, require_status
 
 LIVE = (Status.RUNNING, Status.PAUSED)
@@ -59,7 +61,8 @@ def _place_newcomers(
         typed = [secrets.randbelow(system.initiative_sides) + 1 for _c in newcomers]
     faces.update({c.pk: face for c, face in zip(newcomers, typed, strict=True)})
     draws = _KeptDraws(everyone, new_pks)
-    ruled = system.initiative_order(everyone, faces, draws, encounter.campaign.house())
+    bonuses = conditions.initiative_bonuses(system, everyone)
+    ruled = system.initiative_order(everyone, faces, draws, encounter.campaign.house(), bonuses)
     by_pk = {c.pk: c for c in everyone}
     kept = iter(present)
     rolls = {roll.combatant_id: roll for roll in ruled}
@@ -199,7 +202,7 @@ def combatant_correct_pool(
     """The GM sets one pool of a fighter by hand (a forgotten blow, a potion), with a reason."""
     encounter = lock_encounter(encounter_id, version, fighters=False)
     require_status(encounter, *LIVE)
-    combatant = _combatant(encounter, combatant_id)
+    combatant = combatant_of(encounter, combatant_id)
     lock_and_refresh_pools(encounter, [combatant], combatant.pk)
     system = system_of(encounter.campaign)
     sheet = getattr(combatant.character, system.sheet_name)
@@ -235,3 +238,135 @@ def pool_range_message(field) -> str:
         "low": field.low,
         "high": field.high,
     }
+
+
+# --- Conditions ------------------------------------------------------------------------------
+
+
+def condition_type(encounter: Encounter, kind: str) -> ConditionType | None:
+    """The entry ``kind`` of the fight's system's list (None for free text)."""
+    if not kind:
+        return None
+    house = encounter.campaign.house()
+    entry = {t.key: t for t in system_of(encounter.campaign).condition_catalogue(house)}.get(kind)
+    if entry is None:
+        raise EncounterError(_("Cet état n'est pas dans la liste de ce système."), "kind")
+    return entry
+
+
+@transaction.atomic
+def condition_put(*, encounter_id: int, version: int | None, by, choice: ConditionChoice) -> Event:
+    """The GM puts a condition on a fighter: it lasts as chosen, weighs on the odds of the
+    rolls its modifiers name, and its end is a line of the log (an undoable step)."""
+    encounter = lock_encounter(encounter_id, version, fighters=False)
+    require_status(encounter, *LIVE)
+    fighters = load_combatants(encounter, gear=False)
+    bearer = _fighter(fighters, choice.combatant_id, "combatant")
+    acting = acting_combatant(encounter, fighters)
+    source = _fighter(fighters, choice.source_id, "source") if choice.source_id else acting
+    entry = condition_type(encounter, choice.kind)
+    condition = _condition(encounter, choice, entry, bearer, source, acting)
+    public = condition.public and not bearer.hidden
+    step = Step(encounter, "condition_put", by, target=bearer, public=public)
+    placed = conditions.add_condition(step, bearer, condition)
+    names = {c.pk: c.character.name for c in fighters}
+    return step.commit(
+        {
+            "combatant": bearer.pk,
+            "name": bearer.character.name,
+            "condition": placed.to_json(),
+            "turn_of_name": names.get(placed.turn_of, ""),
+        }
+    )
+
+
+def _fighter(fighters: list[Combatant], pk: int | None, field: str) -> Combatant:
+    found = next((c for c in fighters if c.pk == pk), None)
+    if found is None:
+        raise EncounterError(_("Ce combattant ne fait pas partie de la rencontre."), field)
+    return found
+
+
+def _condition(
+    encounter: Encounter,
+    choice: ConditionChoice,
+    entry: ConditionType | None,
+    bearer: Combatant,
+    source: Combatant | None,
+    acting: Combatant | None,
+) -> Condition:
+    """The condition as the slot keeps it, each choice checked (EncounterError by field)."""
+    label = choice.label.strip() or (entry.label if entry else "")
+    if not label:
+        raise EncounterError(_("Nommez l'état, ou choisissez-le dans la liste."), "label")
+    if len(label) > 40:
+        raise EncounterError(_("40 caractères au plus."), "label")
+    ends, turn_of, round_ = _ending(encounter, choice, entry, bearer, source)
+    # The list's modifiers, each replaced by the one the GM typed for that roll (0 clears).
+    modifiers = {**(entry.modifiers if entry else {}), **(choice.modifiers or {})}
+    rolls = system_of(encounter.campaign).condition_rolls
+    for roll, value in modifiers.items():
+        if roll not in rolls or not -MAX_MODIFIER <= value <= MAX_MODIFIER:
+            message = _("Un modificateur va de −%(max)s à +%(max)s.") % {"max": MAX_MODIFIER}
+            raise EncounterError(message, f"mod_{roll}")
+    # Ended by a turn that is under way: that end does not count ("its next turn").
+    skip = int(ends == conditions.TURN_END and acting is not None and turn_of == acting.pk)
+    public = choice.public
+    if public is None:
+        # Players see what a PC bears, and a listed condition on a fighter they see; the
+        # GM's own words on an NPC stay the GM's.
+        public = bearer.character.is_pc or entry is not None
+    return Condition(
+        label=label,
+        key=entry.key if entry else "",
+        ends=ends,
+        turn_of=turn_of,
+        round=round_,
+        skip=skip,
+        modifiers={roll: value for roll, value in modifiers.items() if value},
+        placed_by=source.pk if source else None,
+        public=public,
+        reminder=(choice.reminder.strip() or (entry.reminder if entry else ""))[:120],
+    )
+
+
+def _ending(encounter, choice, entry, bearer, source) -> tuple[str, int | None, int | None]:
+    """When it ends: (ends, the fighter whose turn ends it, the round whose start ends it)."""
+    if choice.duration is None:
+        ends, whose = (entry.ends, entry.whose) if entry else (conditions.REMOVED, None)
+        rounds = choice.rounds or (entry.rounds if entry else 1)
+    elif choice.duration in conditions.DURATIONS:
+        (ends, whose), rounds = conditions.DURATIONS[choice.duration], choice.rounds
+    else:
+        raise EncounterError(_("Durée inconnue."), "duration")
+    if ends == conditions.ROUNDS:
+        if rounds is None or not 1 <= rounds <= conditions.MAX_ROUNDS:
+            message = _("De 1 à %(max)s rounds.") % {"max": conditions.MAX_ROUNDS}
+            raise EncounterError(message, "rounds")
+        return ends, None, encounter.round + rounds
+    if ends in (conditions.TURN_START, conditions.TURN_END):
+        holder = bearer if whose == conditions.BEARER else source
+        if holder is None:
+            raise EncounterError(
+                _("Personne n'agit maintenant : choisissez qui l'a causé."), "source"
+            )
+        return ends, holder.pk, None
+    return ends, None, None
+
+
+@transaction.atomic
+def condition_remove(
+    *, encounter_id: int, version: int | None, by, combatant_id: int, condition_id: int
+) -> Event:
+    """The GM takes a condition off a fighter (undoable: undo puts it back as it was)."""
+    encounter = lock_encounter(encounter_id, version, fighters=False)
+    require_status(encounter, *LIVE)
+    bearer = combatant_of(encounter, combatant_id)
+    step = Step(encounter, "condition_remove", by, target=bearer)
+    gone = conditions.remove_condition(step, bearer, condition_id)
+    if gone is None:
+        raise EncounterError(
+            _("Cet état n'est plus sur %(name)s.") % {"name": bearer.character.name}, "condition"
+        )
+    step.public = gone.public and not bearer.hidden
+    return step.commit({"combatant": bearer.pk, "name": bearer.character.name, "label": gone.label})

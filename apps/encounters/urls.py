@@ -2,7 +2,7 @@ from django.urls import path
 
 from apps.systems import all_systems
 
-from . import views
+from . import request_views, views
 
 app_name = "encounters"
 
@@ -44,6 +44,33 @@ urlpatterns = [
         "<int:encounter_id>/combattants/<int:combatant_id>/corriger/",
         views.combatant_correct_pool,
         name="combatant_correct_pool",
+    ),
+    path("<int:encounter_id>/etats/", views.condition_put, name="condition_put"),
+    path("<int:encounter_id>/etats/nouveau/", views.condition_form_view, name="condition_form"),
+    path("<int:encounter_id>/etats/retirer/", views.condition_remove, name="condition_remove"),
+    path("<int:encounter_id>/etats/bilan/", views.condition_after, name="condition_after"),
+    path("<int:encounter_id>/a-toi/", request_views.request_panel, name="request_panel"),
+    path("<int:encounter_id>/a-toi/flux/", request_views.request_stream, name="request_stream"),
+    path(
+        "<int:encounter_id>/a-toi/<int:combatant_id>/repondre/",
+        request_views.request_answer,
+        name="request_answer",
+    ),
+    path("<int:encounter_id>/a-toi/fin-de-tour/", request_views.end_own_turn, name="end_own_turn"),
+    path(
+        "<int:encounter_id>/demandes/initiative/",
+        request_views.request_initiative,
+        name="request_initiative",
+    ),
+    path(
+        "<int:encounter_id>/demandes/<int:combatant_id>/a-sa-place/",
+        request_views.request_take_over,
+        name="request_take_over",
+    ),
+    path(
+        "<int:encounter_id>/demandes/<int:combatant_id>/annuler/",
+        request_views.request_cancel,
+        name="request_cancel",
     ),
     path("<int:encounter_id>/demarrer/", views.encounter_start, name="start"),
     path("<int:encounter_id>/suivant/", views.encounter_next_turn, name="next_turn"),

@@ -3,49 +3,60 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db.models import Q
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import reswap
 
 from apps.campaigns.access import get_campaign_for_user
 from apps.campaigns.models import Role
-from apps.core.http import HtmxHttpRequest
+from apps.core.http import HtmxHttpRequest, replaces_messages
 from apps.core.live import answer_check
+from apps.core.once import SubmissionRefused, once_per_submission
 from apps.core.push import open_stream, topic
 from apps.systems import system_of
 
-from . import services, tools
+from . import lasting, services, tools
 from .access import get_encounter_for_user
+from .answers import (
+    CONSOLE,
+    answer_console,
+    answer_step,
+    first_error,
+    refuse,
+    run_row_step,
+    run_small_step,
+)
+from .condition_words import condition_form, panel_target
 from .console import (
-    StepDone,
     console_context,
     correction_form,
     correction_target,
-    load_console_fight,
-    players_table_body,
-    table_context,
     tools_row,
 )
 from .forms import (
     AddCombatantsForm,
     AwardXpForm,
+    ConditionAfterForm,
+    ConditionRemoveForm,
     EncounterForm,
     FromTemplateForm,
     InitiativeForm,
     ReinforcementForm,
     VersionForm,
+    VisibilityForm,
     add_encounter_error,
 )
 from .models import Encounter, Status
-from .steps import EncounterError, NotTheGm, StaleVersion
+from .request_views import my_turn_context
+from .services import load_combatants
+from .steps import EncounterError, StaleVersion
+from .table import players_table_body, table_context
 
-CONSOLE = "encounters/console.html"
 TABLE = "encounters/table.html"
+CONDITIONS = "encounters/_conditions.html"
 ROW_TOOLS = "encounters/_row_tools.html"
 
 
@@ -56,8 +67,12 @@ ROW_TOOLS = "encounters/_row_tools.html"
 def encounter_console(request: HtmxHttpRequest, encounter_id: int) -> TemplateResponse:
     """The GM's console: order, acting combatant, actions with their odds, log."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    template = f"{CONSOLE}#console" if request.htmx and not request.htmx.boosted else CONSOLE
-    return TemplateResponse(request, template, console_context(request, encounter))
+    if not request.htmx or request.htmx.boosted:
+        return TemplateResponse(request, CONSOLE, console_context(request, encounter))
+    # The console refreshing itself: someone acted since, and the bar's words (a stale
+    # click's "Quelqu'un a agi avant vous") speak of the state it no longer shows.
+    region = TemplateResponse(request, f"{CONSOLE}#console", console_context(request, encounter))
+    return replaces_messages(region)
 
 
 @require_GET
@@ -65,11 +80,12 @@ def encounter_table(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse
     """Read-only view for players and a shared screen: only what players may see."""
     encounter = get_encounter_for_user(request, encounter_id)
     is_gm = encounter.role == Role.GM
-    if encounter.status == Status.PREPARING and not is_gm:
-        # The campaign page does not show players a fight being prepared: nor does this.
-        raise Http404("No such encounter.")
     if not request.htmx or request.htmx.boosted:
-        return TemplateResponse(request, TABLE, table_context(request, encounter))
+        context = table_context(request, encounter)
+        if not is_gm:
+            # The viewer's own "À toi" panel, beside the region every phone shares.
+            context["my_turn"] = my_turn_context(request, encounter)
+        return TemplateResponse(request, TABLE, context)
     if not is_gm:
         # The region every phone fetches after a step: one render per version (C11 holds:
         # the access check above ran for this viewer first).
@@ -86,14 +102,9 @@ def _shown(request: HtmxHttpRequest) -> int | None:
 def _followed_version(request: HtmxHttpRequest, encounter_id: int) -> int | None:
     """The version of the encounter for a viewer who may follow it, else None."""
     return (
-        # One filter(): the role is the viewer's membership's (a second filter() would join
-        # the memberships again and find the GM's). Players do not follow a fight in
-        # preparation (encounter_table).
-        Encounter.objects.filter(
-            ~Q(status=Status.PREPARING) | Q(campaign__memberships__role=Role.GM),
-            pk=encounter_id,
-            campaign__memberships__user=request.user,
-        )
+        # Players follow a fight in preparation too: their table view waits for its start
+        # (showing nothing of it) and turns into the fight then.
+        Encounter.objects.filter(pk=encounter_id, campaign__memberships__user=request.user)
         .values_list("version", flat=True)
         .first()
     )
@@ -116,6 +127,14 @@ async def encounter_stream(request: HtmxHttpRequest, encounter_id: int) -> HttpR
     return await open_stream(request, allowed)
 
 
+def _create_refused(request: HtmxHttpRequest, error: SubmissionRefused, campaign_id: int):
+    """A new fight's form sent twice: said on the campaign page, which lists the first."""
+    campaign = get_campaign_for_user(request, campaign_id, gm=True)
+    messages.error(request, error.message)
+    return redirect("campaigns:detail", campaign.pk)
+
+
+@once_per_submission(_create_refused)
 def encounter_create(request: HtmxHttpRequest, campaign_id: int):
     """The GM names a new fight of the campaign, then prepares it in its console."""
     campaign = get_campaign_for_user(request, campaign_id, gm=True)
@@ -127,135 +146,6 @@ def encounter_create(request: HtmxHttpRequest, campaign_id: int):
 
 
 # --- Actions ---------------------------------------------------------------------------------
-
-
-def _respond(
-    request,
-    encounter: Encounter,
-    *,
-    forms: dict | None = None,
-    status: int = 200,
-    combatants: list | None = None,
-):
-    """Re-render the console (htmx) or go back to it. No "encounter-changed" event: the
-    console listens to it and would fetch itself again; other screens learn of the change
-    through their idle check. ``combatants``: the fight as the step left it in memory.
-    Without htmx, the page it goes back to cannot show a refused form: its first error goes
-    to the message area."""
-    if not request.htmx:
-        _tell_first_error(request, forms)
-        return redirect("encounters:console", encounter.pk)
-    encounter.refresh_from_db()
-    return TemplateResponse(
-        request,
-        f"{CONSOLE}#console",
-        console_context(request, encounter, forms=forms, combatants=combatants),
-        status=status,
-    )
-
-
-def _tell_first_error(request, forms: dict | None) -> None:
-    """The first error of the refused forms given, as a message (a page without them)."""
-    for form in (forms or {}).values():
-        if form.is_bound and form.errors:
-            messages.error(request, _first_error(form))
-            return
-
-
-def _respond_step(
-    request,
-    encounter: Encounter,
-    event,
-    combatants: list | None = None,
-    *,
-    keep_actions: bool = False,
-    forms: dict | None = None,
-):
-    """Answer a step with what it changed, out of band: the rows it touched, the header, its
-    log line, undo and redo, and the actions panel (unless ``keep_actions``; with ``forms``
-    shown as given) — the whole console only when its shape changed (the fight started,
-    paused or ended; a new round's order). ``combatants``: the fight as the step left it in
-    memory (else it is loaded)."""
-    if not request.htmx:
-        return redirect("encounters:console", encounter.pk)
-    step = StepDone.of(event)
-    if step.reshapes_console:
-        return _respond(request, encounter, forms=forms)
-    encounter = event.encounter  # the step's locked instance: version, round, turn are new
-    if combatants is None:
-        combatants = load_console_fight(encounter)
-    context = console_context(
-        request,
-        encounter,
-        combatants=combatants,
-        step=step,
-        actions=not keep_actions,
-        forms=forms,
-    )
-    return reswap(TemplateResponse(request, f"{CONSOLE}#step-update", context), "none")
-
-
-def _refused(request, encounter: Encounter, error: EncounterError, forms: dict | None = None):
-    """A refused step: 409 when someone acted first, else the message next to the form."""
-    status = 409 if isinstance(error, StaleVersion) else 200
-    messages.error(request, error.message)
-    if not request.htmx:
-        return redirect("encounters:console", encounter.pk)
-    encounter.refresh_from_db()
-    context = console_context(request, encounter, forms=forms)
-    # Also at the top of the actions panel, where the GM's eyes are (not only in the bar).
-    context["refusal"] = error.message
-    return TemplateResponse(request, f"{CONSOLE}#console", context, status=status)
-
-
-def _stale(request, encounter: Encounter) -> StaleVersion | None:
-    """A form made on an older version (a double click, a console left open while someone
-    acted) is refused before it is judged against a state it was not made on."""
-    posted = request.POST.get("version")
-    if posted and posted != str(encounter.version):
-        return StaleVersion(
-            _(
-                "Quelqu'un a agi avant vous : la console a été actualisée, "
-                "vérifiez puis recommencez."
-            )
-        )
-    return None
-
-
-def _first_error(form) -> str:
-    """A small form's refusal as one sentence ("d10 des dégâts : Un d10 donne de 1 à 10.")."""
-    for name, errors in form.errors.items():
-        label = form.fields[name].label if name in form.fields else None
-        return f"{label} : {errors[0]}" if label else errors[0]
-    return _("Formulaire incomplet.")
-
-
-def run_small_step(
-    request, encounter_id: int, form_class, service, *, gm_in_lock: bool = False, **fields: str
-):
-    """A one-button step: the form's ``fields`` go to the service under the given argument
-    names; bad input and refusals come back as a message on the console. ``gm_in_lock``:
-    the service checks that its ``by`` is the GM in its lock query (``lock_encounter``), so
-    nothing is read before the step; a refusal reads the encounter to say it."""
-    if not gm_in_lock:
-        get_encounter_for_user(request, encounter_id, gm=True)
-    form = form_class(request.POST)
-    if not form.is_valid():
-        encounter = get_encounter_for_user(request, encounter_id, gm=True)
-        return _refused(request, encounter, EncounterError(_first_error(form)))
-    try:
-        event = service(
-            encounter_id=encounter_id,
-            version=form.cleaned_data["version"],
-            by=request.user,
-            **{argument: form.cleaned_data[name] for argument, name in fields.items()},
-        )
-    except NotTheGm:
-        get_encounter_for_user(request, encounter_id, gm=True)  # 404 or 403, as anywhere
-        raise Http404("No such encounter.") from None
-    except EncounterError as error:
-        return _refused(request, get_encounter_for_user(request, encounter_id, gm=True), error)
-    return _respond_step(request, event.encounter, event)
 
 
 @require_POST
@@ -304,21 +194,26 @@ def encounter_end(request: HtmxHttpRequest, encounter_id: int):
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     form = VersionForm(request.POST)
     if not form.is_valid():
-        return _refused(request, encounter, EncounterError(_("Version manquante.")))
+        return refuse(request, encounter, EncounterError(form.version_refused()))
     try:
         services.encounter_end(
             encounter_id=encounter.pk, version=form.cleaned_data["version"], by=request.user
         )
     except EncounterError as error:
-        return _refused(request, encounter, error)
+        return refuse(request, encounter, error)
     messages.success(request, _("Combat terminé : voici le bilan."))
-    return _respond(request, encounter)
+    return answer_console(request, encounter)
 
 
 def _run_initiative_step(request, encounter_id: int, service):
     """A step that may roll initiative, with faces typed from physical dice where given."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    combatants = list(encounter.combatants.filter(present=True).select_related("character"))
+    # One face field a fighter, read only when faces are posted (the start, or a new round
+    # rolled with physical dice): a plain "next turn" reads the fight once, in its step.
+    typed = any(key.startswith("face_") for key in request.POST)
+    combatants = (
+        list(encounter.combatants.filter(present=True).select_related("character")) if typed else []
+    )
     # The faces come back next to their field: the start's, or the new round's.
     name = "initiative" if encounter.status == Status.PREPARING else "new_round"
     form = InitiativeForm(
@@ -327,8 +222,12 @@ def _run_initiative_step(request, encounter_id: int, service):
         sides=system_of(encounter.campaign).initiative_sides,
         auto_id="id_%s" if name == "initiative" else "id_round_%s",
     )
+    # A form built without its face fields is not drawn again: the console builds its own.
+    kept = {name: form} if typed else None
+    if refusal := form.version_refused():
+        return refuse(request, encounter, EncounterError(refusal), forms=kept)
     if not form.is_valid():
-        return _respond(request, encounter, forms={name: form})
+        return answer_console(request, encounter, forms=kept)
     try:
         event = service(
             encounter_id=encounter.pk,
@@ -337,8 +236,8 @@ def _run_initiative_step(request, encounter_id: int, service):
             initiative=form.faces(),
         )
     except EncounterError as error:
-        return _refused(request, encounter, error, forms={name: form})
-    return _respond_step(request, encounter, event)
+        return refuse(request, encounter, error, forms=kept)
+    return answer_step(request, encounter, event, getattr(event, "fight", None))
 
 
 @require_POST
@@ -359,17 +258,20 @@ def combatants_add(request: HtmxHttpRequest, encounter_id: int):
     """The GM brings characters of the campaign into the fight being prepared."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     form = AddCombatantsForm(request.POST, encounter=encounter)
+    if refusal := form.version_refused():
+        return refuse(request, encounter, EncounterError(refusal), forms={"add": form})
     if not form.is_valid():
-        return _respond(request, encounter, forms={"add": form})
+        return answer_console(request, encounter, forms={"add": form})
     try:
         services.combatants_add(
             encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
             characters=list(form.cleaned_data["characters"]),
             hidden=form.cleaned_data["hidden"],
         )
     except EncounterError as error:
-        return _refused(request, encounter, error, forms={"add": form})
-    return _respond(request, encounter)
+        return refuse(request, encounter, error, forms={"add": form})
+    return answer_console(request, encounter)
 
 
 @require_POST
@@ -377,19 +279,21 @@ def combatants_from_template(request: HtmxHttpRequest, encounter_id: int):
     """The GM adds copies of an NPC template to the fight being prepared."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     form = FromTemplateForm(request.POST, encounter=encounter)
+    if refusal := form.version_refused():
+        return refuse(request, encounter, EncounterError(refusal), forms={"from_template": form})
     if not form.is_valid():
-        return _respond(request, encounter, forms={"from_template": form})
+        return answer_console(request, encounter, forms={"from_template": form})
     try:
         services.combatants_from_template(
             encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
             template=form.cleaned_data["template"],
             count=form.cleaned_data["count"],
             hidden=form.cleaned_data["hidden"],
         )
     except EncounterError as error:
-        add_encounter_error(form, error)
-        return _respond(request, encounter, forms={"from_template": form})
-    return _respond(request, encounter)
+        return _refused_form(request, encounter, error, "from_template", form)
+    return answer_console(request, encounter)
 
 
 @require_POST
@@ -397,50 +301,61 @@ def encounter_award_xp(request: HtmxHttpRequest, encounter_id: int):
     """The GM gives the PCs of the finished fight their XP (once per fight)."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     form = AwardXpForm(request.POST)
+    if refusal := form.version_refused():
+        return refuse(request, encounter, EncounterError(refusal), forms={"award": form})
     if not form.is_valid():
-        return _respond(request, encounter, forms={"award": form})
+        return answer_console(request, encounter, forms={"award": form})
     try:
         services.encounter_award_xp(
             encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
             amount=form.cleaned_data["amount"],
             reason=form.cleaned_data["reason"],
             by=request.user,
         )
     except EncounterError as error:
-        add_encounter_error(form, error)
-        return _respond(request, encounter, forms={"award": form})
+        return _refused_form(request, encounter, error, "award", form)
     messages.success(request, _("XP attribuée aux PJ."))
-    return _respond(request, encounter)
+    return answer_console(request, encounter)
 
 
 @require_POST
 def combatant_remove(request: HtmxHttpRequest, encounter_id: int, combatant_id: int):
     """The GM takes a fighter out of the fight being prepared."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = VersionForm(request.POST)
+    if not form.is_valid():
+        return refuse(request, encounter, EncounterError(form.version_refused()))
     try:
-        services.combatant_remove(encounter_id=encounter.pk, combatant_id=combatant_id)
+        services.combatant_remove(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            combatant_id=combatant_id,
+        )
     except EncounterError as error:
-        return _refused(request, encounter, error)
-    return _respond(request, encounter)
+        return refuse(request, encounter, error)
+    return answer_console(request, encounter)
 
 
 @require_POST
 def combatant_visibility(request: HtmxHttpRequest, encounter_id: int, combatant_id: int):
     """The GM hides a fighter from the players' screens, or reveals it (undoable)."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    form = VersionForm(request.POST)
-    version = form.cleaned_data["version"] if form.is_valid() else None
+    form = VisibilityForm(request.POST)
+    if not form.is_valid():
+        refusal = form.version_refused() or first_error(form)
+        return refuse(request, encounter, EncounterError(refusal))
     try:
         services.combatant_set_hidden(
             encounter_id=encounter.pk,
-            version=version,
+            version=form.cleaned_data["version"],
             combatant_id=combatant_id,
-            hidden=request.POST.get("hidden") == "1",
+            hidden=form.cleaned_data["hidden"],
             by=request.user,
         )
     except EncounterError as error:
-        return _refused(request, encounter, error)
-    return _respond(request, encounter)
+        return refuse(request, encounter, error)
+    return answer_console(request, encounter)
 
 
 # --- The GM's tools while the fight runs -------------------------------------------------------
@@ -450,9 +365,9 @@ def _refused_form(request, encounter: Encounter, error: EncounterError, name: st
     """A tool's refusal: next to its field (the GM's other choices kept), or the 409 path
     when someone acted first."""
     if isinstance(error, StaleVersion):
-        return _refused(request, encounter, error, forms={name: form})
+        return refuse(request, encounter, error, forms={name: form})
     add_encounter_error(form, error)
-    return _respond(request, encounter, forms={name: form})
+    return answer_console(request, encounter, forms={name: form})
 
 
 @require_POST
@@ -460,8 +375,10 @@ def encounter_reinforce(request: HtmxHttpRequest, encounter_id: int):
     """Reinforcements join the running fight, placed by the system's initiative rule."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     form = ReinforcementForm(request.POST, encounter=encounter)
+    if refusal := form.version_refused():
+        return refuse(request, encounter, EncounterError(refusal), forms={"reinforce": form})
     if not form.is_valid():
-        return _respond(request, encounter, forms={"reinforce": form})
+        return answer_console(request, encounter, forms={"reinforce": form})
     data = form.cleaned_data
     try:
         event = tools.encounter_reinforce(
@@ -476,25 +393,7 @@ def encounter_reinforce(request: HtmxHttpRequest, encounter_id: int):
         )
     except EncounterError as error:
         return _refused_form(request, encounter, error, "reinforce", form)
-    return _respond_step(request, encounter, event)
-
-
-def run_row_step(request, encounter_id: int, combatant_id: int, service):
-    """A one-button tool of a fighter's row (take it out of the fight, treat its bleeding)."""
-    encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    form = VersionForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, encounter, EncounterError(_("Version manquante.")))
-    try:
-        event = service(
-            encounter_id=encounter.pk,
-            version=form.cleaned_data["version"],
-            by=request.user,
-            combatant_id=combatant_id,
-        )
-    except EncounterError as error:
-        return _refused(request, encounter, error)
-    return _respond_step(request, encounter, event)
+    return answer_step(request, encounter, event)
 
 
 @require_POST
@@ -526,10 +425,12 @@ def combatant_correct_pool(request: HtmxHttpRequest, encounter_id: int, combatan
     combatant = correction_target(encounter, combatant_id)
     if combatant is None:
         error = EncounterError(_("Ce combattant ne fait pas partie de la rencontre."))
-        return _refused(request, encounter, error)
+        return refuse(request, encounter, error)
     form = correction_form(encounter, combatant, request.POST)
+    if refusal := form.version_refused():
+        return refuse(request, encounter, EncounterError(refusal), forms={"correct": form})
     if not form.is_valid():
-        return _respond(request, encounter, forms={"correct": form})
+        return answer_console(request, encounter, forms={"correct": form})
     try:
         event = tools.combatant_correct_pool(
             encounter_id=encounter.pk,
@@ -542,4 +443,80 @@ def combatant_correct_pool(request: HtmxHttpRequest, encounter_id: int, combatan
         )
     except EncounterError as error:
         return _refused_form(request, encounter, error, "correct", form)
-    return _respond_step(request, encounter, event)
+    return answer_step(request, encounter, event)
+
+
+# --- Conditions --------------------------------------------------------------------------------
+
+
+@require_GET
+def condition_form_view(request: HtmxHttpRequest, encounter_id: int):
+    """The actions panel's form putting a condition, loaded when the GM opens it: for the
+    acting fighter's target first (a row's is in its GM tools, ``combatant_tools``).
+    Without htmx, the console."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if not request.htmx:
+        return redirect("encounters:console", encounter.pk)
+    if encounter.status not in (Status.RUNNING, Status.PAUSED):
+        return TemplateResponse(request, f"{ROW_TOOLS}#gm-tools-gone", {})
+    combatants = load_combatants(encounter, gear=False)
+    target = panel_target(encounter, combatants)
+    form = condition_form(encounter, combatants, target=target, place="panel")
+    context = {"encounter": encounter, "form": form}
+    return TemplateResponse(request, f"{CONDITIONS}#condition-form", context)
+
+
+@require_POST
+def condition_put(request: HtmxHttpRequest, encounter_id: int):
+    """The GM puts a condition on a fighter (a logged, undoable step)."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    combatants = load_combatants(encounter, gear=False)
+    form = condition_form(encounter, combatants, data=request.POST)
+    if refusal := form.version_refused():
+        return refuse(request, encounter, EncounterError(refusal), forms={"condition": form})
+    if not form.is_valid():
+        return answer_console(request, encounter, forms={"condition": form})
+    try:
+        event = tools.condition_put(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            choice=form.choice(),
+        )
+    except EncounterError as error:
+        return _refused_form(request, encounter, error, "condition", form)
+    return answer_step(request, encounter, event)
+
+
+@require_POST
+def condition_remove(request: HtmxHttpRequest, encounter_id: int):
+    """The GM takes a condition off a fighter (undoable)."""
+    return run_small_step(
+        request,
+        encounter_id,
+        ConditionRemoveForm,
+        tools.condition_remove,
+        gm_in_lock=False,
+        combatant_id="combatant",
+        condition_id="condition",
+    )
+
+
+@require_POST
+def condition_after(request: HtmxHttpRequest, encounter_id: int):
+    """After the fight, the GM keeps a condition on its character or drops it."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    form = ConditionAfterForm(request.POST)
+    if not form.is_valid():
+        return refuse(request, encounter, EncounterError(_("Choix incomplet.")))
+    try:
+        lasting.encounter_condition_after(
+            encounter_id=encounter.pk,
+            by=request.user,
+            combatant_id=form.cleaned_data["combatant"],
+            condition_id=form.cleaned_data["condition"],
+            keep=form.cleaned_data["decision"] == "keep",
+        )
+    except EncounterError as error:
+        return refuse(request, encounter, error)
+    return answer_console(request, encounter)

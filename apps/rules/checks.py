@@ -3,9 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from apps.rules.errors import InvalidValue, RulesError, fr
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken rule of a character's creation, naming the input field it concerns (every
+    system's creation checks speak this shape).
+
+    Like a `RulesError`, it keeps the French format string (`template`, marked with `fr`) and
+    `params` its message was built from, for the app to translate; the app's own problems
+    leave them empty (their message is already in the viewer's language)."""
+
+    field: str
+    code: str
+    message: str
+    template: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 def is_int(value: object) -> TypeGuard[int]:
@@ -144,9 +161,11 @@ def require_labelled_values(
     low: int,
     high: int,
     error: type[RulesError] = InvalidValue,
+    allow_empty: bool = False,
 ) -> None:
-    """Check a non-empty tuple of (label, int) pairs with unique labels and values in range."""
-    if not isinstance(pairs, tuple) or not pairs:
+    """Check a tuple of (label, int) pairs (non-empty unless ``allow_empty``) with unique
+    labels and values in range."""
+    if not isinstance(pairs, tuple) or (not pairs and not allow_empty):
         raise error(
             fr("%(label)s : au moins une entrée est nécessaire."),
             field=field,

@@ -48,7 +48,23 @@ def system_choices() -> list[tuple[str, str]]:
 
 def sheet_models() -> list:
     """Every system's sheet model (a character has the one of its campaign's system)."""
-    return [system.sheet_model() for system in all_systems()]
+    return list(_sheet_models_of(tuple(SYSTEMS.items())))
+
+
+def sheet_labels() -> frozenset[str]:
+    """Every system's sheet model as a recorded change names it ("characters.ewsheet"):
+    read by every step, kept while the registry stays the same."""
+    return _sheet_labels_of(tuple(SYSTEMS.items()))
+
+
+@cache
+def _sheet_models_of(registry: tuple) -> tuple:
+    return tuple(system.sheet_model() for system in all_systems())
+
+
+@cache
+def _sheet_labels_of(registry: tuple) -> frozenset[str]:
+    return frozenset(model._meta.label_lower for model in _sheet_models_of(registry))
 
 
 def system_of_rules(house) -> GameSystem:
@@ -57,3 +73,22 @@ def system_of_rules(house) -> GameSystem:
         if isinstance(house, system.house_rules_class):
             return system
     raise LookupError(f"No game system plays with {type(house).__name__}.")
+
+
+def pool_words(field_name: str) -> str:
+    """The words for a sheet's pool named by its field (a fight's summary, a GM's correction
+    in the log), as its system's ``pool_labels`` say them; the field itself when none does."""
+    for system in all_systems():
+        if words := system.pool_labels().get(field_name):
+            return words
+    return field_name
+
+
+def pool_amount_words(field_name: str, amount: int) -> str:
+    """An amount of a pool in words that agree with it ("1 point d'éclat", "3 points
+    létaux", "4 PV"): its system's ``pool_amount`` when the words change with the number,
+    else the number before ``pool_words``."""
+    for system in all_systems():
+        if words := system.pool_amount(field_name, amount):
+            return words
+    return f"{amount} {pool_words(field_name)}"

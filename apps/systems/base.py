@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from apps.campaigns.models import Campaign
     from apps.characters.bars import Bar
     from apps.characters.models import Character
-    from apps.encounters.models import Combatant, Encounter
-    from apps.encounters.steps import Step
+    from apps.encounters.kit import ConditionType, Modifier, Step
+    from apps.encounters.models import Combatant, Encounter, Event
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,9 @@ class XpCosts(ABC):
 
     # The sheet's relations a purchase reads, joined when the sheet is locked for it.
     sheet_relations: tuple[str, ...] = ()
+    # What the spend page says under the list of improvements: how the costs are set and
+    # which limits the list already applies.
+    help_text: str = _("Chaque coût suit les règles maison de la campagne.")
     # The compendium model of the row a purchase's record names by ``id``, by the record's
     # ``kind`` (an export names the row instead, an import finds it again).
     record_models: dict[str, type[models.Model]] = {}
@@ -163,6 +166,14 @@ class GameSystem(ABC):
     # builds it); None: the demo has no campaign of this system.
     demo_campaign_name: str | None = None
 
+    def __init__(self) -> None:
+        """A system names every attribute the contract declares without a default: one left
+        out stops the start-up (``SystemsConfig.ready`` makes every system), as an abstract
+        hook does, rather than a request."""
+        missing = [name for name in required_attributes() if not hasattr(self, name)]
+        if missing:
+            raise TypeError(f"{type(self).__name__} does not set {', '.join(missing)}.")
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A feature the class attributes name must come with its hook (they have defaults,
         not being abstract): left out, the class fails to load, as for an abstract hook."""
@@ -213,6 +224,17 @@ class GameSystem(ABC):
     @abstractmethod
     def pool_bars(self, sheet, house) -> list[Bar]:
         """The sheet's pools as bars (the sheet, the party, the console)."""
+
+    @abstractmethod
+    def pool_labels(self) -> dict[str, str]:
+        """{sheet field: words} for every pool a fight's summary or the log may name by its
+        field (``summary_pool_fields``, ``correctable_pools``)."""
+
+    def pool_amount(self, field_name: str, amount: int) -> str | None:
+        """An amount of one of this system's pools in words that agree with the number
+        ("1 point d'éclat", "3 points létaux"), when its words change with it; None: the
+        number before its ``pool_labels`` words ("4 PV"). By default None."""
+        return None
 
     @abstractmethod
     def sheet_context(self, sheet, house) -> dict[str, Any]:
@@ -296,9 +318,15 @@ class GameSystem(ABC):
 
     @abstractmethod
     def initiative_order(
-        self, combatants: Sequence[Combatant], faces: dict[int, int], draws, house
+        self,
+        combatants: Sequence[Combatant],
+        faces: dict[int, int],
+        draws,
+        house,
+        bonuses: dict[int, int] | None = None,
     ) -> list[InitiativeResult]:
-        """The acting order from each combatant's face (``draws``: a source of tie draws)."""
+        """The acting order from each combatant's face (``draws``: a source of tie draws;
+        ``bonuses``: what the situation adds to a combatant's total, by its id)."""
 
     @abstractmethod
     def initiative_each_round(self, round_number: int, house) -> bool:
@@ -321,6 +349,38 @@ class GameSystem(ABC):
         skipped (Aethoria: bleeding goes on); returns the log data. By default nothing."""
         return {}
 
+    def condition_catalogue(self, house) -> list[ConditionType]:
+        """The conditions the GM puts on a fighter in two taps (the console's list), each with
+        its rule text and the modifiers it carries: those the game's rules define, then the
+        campaign's table conditions (a house rule). By default none: free text only."""
+        return []
+
+    # The rolls a condition's modifier may weigh on: those this system's plans read (the
+    # names of ``apps.encounters.conditions.Roll``).
+    condition_rolls: tuple[str, ...] = (
+        "attack",
+        "defence",
+        "test",
+        "damage",
+        "magic",
+        "initiative",
+        "attacked",
+    )
+    # In the units the engine adds a modifier in ("" for EW's NA, " dé" for Aethoria's
+    # pools): how a condition's modifiers are written.
+    modifier_unit: str = ""
+
+    def situational_modifiers(
+        self, combatant: Combatant, roll: str, *, against: Combatant | None = None
+    ) -> list[Modifier]:
+        """What the situation adds to a roll of ``combatant`` of that kind (``ROLL_KINDS`` of
+        ``apps.encounters.conditions``: attack, defence, test, damage, magic...), ``against``
+        the fighter it attacks: a stance, cover... in the units the system's engine adds to
+        its modifiers. Every plan function of the system asks it, through
+        ``kit.situational``, which adds the fighters' conditions first: the odds shown and
+        the roll made read the same modifiers. By default nothing."""
+        return []
+
     @abstractmethod
     def correctable_pools(self, sheet, house) -> list[PoolField]:
         """The sheet's pools the GM may correct by hand in a fight, with their ranges."""
@@ -338,6 +398,12 @@ class GameSystem(ABC):
     @abstractmethod
     def fighter_row(self, combatant: Combatant, house) -> tuple[list[Bar], list[str]]:
         """A fighter's pools as bars and its fight state as short notes (order list)."""
+
+    def lasting_notes(self, combatant: Combatant, house) -> list[str]:
+        """What the players' table tells of any fighter's state beyond its health word, NPCs
+        included: the lasting effects the GM decided (a fracture, a bleeding wound), in
+        words, never a number. By default none."""
+        return []
 
     @abstractmethod
     def load_console_fight(self, encounter: Encounter, *, test_panel: bool) -> list[Combatant]:
@@ -361,6 +427,32 @@ class GameSystem(ABC):
     ) -> dict[str, Any]:
         """The actions panel's other context (odds of the default attack, offers...)."""
 
+    @abstractmethod
+    def request_panel(
+        self, encounter: Encounter, combatant: Combatant, request: dict, params
+    ) -> dict[str, Any]:
+        """The player's "À toi" panel for a roll request of this system's (a defence, an
+        attack; initiative is the framework's): ``template`` and its context — the request in
+        words, each choice the rules give the player with its odds (never an NPC's numbers,
+        none at all against an NPC when the house rule hides them), the dice fields.
+        ``params``: the choices the player is trying (a GET's values)."""
+
+    @abstractmethod
+    def request_answer(
+        self, *, encounter_id: int, combatant_id: int, data, by, take_over: bool
+    ) -> Event:
+        """Answer a request of this system's from the posted ``data`` (the request's id,
+        the choices, typed faces or none for the app's dice): the system's own step, with
+        the request closed in it (``kit.close_request``). ``take_over``: the GM rolls in the
+        player's place. Refusals are ``EncounterError`` and change nothing."""
+
+    def kept_panel(self, encounter: Encounter, step, acting, combatants) -> dict | None:
+        """After an undo or a redo (``step``, a ``StepDone``) that leaves the actions panel's
+        forms as the GM left them, the context of what the answer still refreshes in it (the
+        odds of the same action again, the offers: ``kept_panel_offers``); None, by default:
+        the whole panel is drawn again."""
+        return None
+
     def npc_target_for_players(self, kind: str, data: dict) -> dict:
         """An event's data (of that ``kind``) as the players' table reads it when its target
         is an NPC: what the line tells of the NPC's numbers (its exact damage, its armour,
@@ -379,6 +471,20 @@ class GameSystem(ABC):
     def log_writers(self) -> dict:
         """{event kind: function(data) -> sentence} for this system's events."""
 
+    def players_log_writers(self) -> dict:
+        """{event kind: function(data) -> sentence or None} for the events the players'
+        table tells otherwise than the GM's log: what the GM has yet to decide left out (a
+        severe effect proposed), a decision in the table's words; None: the players read no
+        line of it. By default none: the GM's sentence, on the players' data."""
+        return {}
+
+    def unseen_actor_writers(self) -> dict:
+        """{event kind: function(data) -> sentence or None} for a step whose actor the players
+        do not see (a hidden NPC): what became of the visible fighter it touched, without
+        the actor's name ("Marco reçoit un coup…"); None, or a kind left out: no line. By
+        default none."""
+        return {}
+
     @abstractmethod
     def urlpatterns(self) -> list[URLPattern]:
         """The routes of this system's console actions (in the ``encounters`` namespace)."""
@@ -396,3 +502,8 @@ class GameSystem(ABC):
         ``players`` (the demo's, in order) joins it and plays a PC, with NPCs and a fight
         ready to start. Only asked of a system that names a demo campaign."""
         raise NotImplementedError(f"{self.code} names no demo campaign.")
+
+
+def required_attributes() -> list[str]:
+    """The class attributes ``GameSystem`` declares without a default value."""
+    return [name for name in GameSystem.__annotations__ if name not in vars(GameSystem)]

@@ -21,8 +21,40 @@ document.addEventListener("keydown", (event) => {
     }
     return;
   }
-  const button = document.querySelector(`.console-controls button[data-key="${key}"]:not([disabled])`);
+  const button = document.querySelector(
+    `.console-controls :is(button, a)[data-key="${key}"]:not([disabled])`
+  );
   if (button) { event.preventDefault(); button.click(); }
+});
+// "Tour suivant" when it opens a new round rolled again: its form comes into view, its
+// first button focused (Enter opens the round with the app's dice), instead of rolling them
+// without asking.
+document.addEventListener("click", (event) => {
+  const opener = event.target.closest && event.target.closest("[data-opens]");
+  if (!opener) return;
+  const form = document.getElementById(opener.dataset.opens);
+  if (!form) return;
+  event.preventDefault();
+  form.scrollIntoView({ block: "center" });
+  const first = form.querySelector("button, input:not([type=hidden])");
+  if (first) first.focus({ preventScroll: true });
+});
+// Its physical dice unfolded, the new round's form grows: all of it stays in view.
+document.addEventListener("toggle", (event) => {
+  const form = event.target.open && event.target.closest && event.target.closest("#new-round");
+  if (form) bringIntoView(form, "nearest");
+}, true);
+// Once a turn passes from a form far down the actions (the new round's, the start's), the
+// acting fighter's panel comes back into view rather than leaving the page on the log.
+document.addEventListener("htmx:afterRequest", (event) => {
+  // The element that sent the request (a swapped-out one reports through its parent).
+  const config = event.detail.requestConfig;
+  const elt = (config && config.elt) || event.detail.elt;
+  if (!event.detail.successful || !elt.closest || !elt.closest("[data-passes-turn]")) return;
+  setTimeout(() => {
+    const actions = document.getElementById("actions-title");
+    if (actions) bringIntoView(actions, "start");
+  }, window.htmx.config.defaultSettleDelay + 20);
 });
 // Announce the new turn to screen readers: the live region is replaced with the console (or
 // its text out of band, after a step), so copy its text into a region that stays.
@@ -147,6 +179,18 @@ document.addEventListener("click", (event) => {
   const unfolded = sessionStorage.getItem(ORDER_UNFOLDED) === "1";
   sessionStorage.setItem(ORDER_UNFOLDED, unfolded ? "0" : "1");
   foldOrder();
+  // A big fight's far rows came light from the server: unfolded, they are asked whole.
+  const whole = document.getElementById("order-whole");
+  if (!unfolded && whole) whole.click();
+});
+// Once the GM asked for a big fight's whole order (folding.py), every request of the tab
+// says so: the console refreshing itself, a step's answer, a reload by htmx.
+const WHOLE_ORDER = "tablee.order.whole";
+document.addEventListener("click", (event) => {
+  if (event.target.closest("[data-whole-order]")) sessionStorage.setItem(WHOLE_ORDER, "1");
+});
+document.addEventListener("htmx:configRequest", (event) => {
+  if (sessionStorage.getItem(WHOLE_ORDER) === "1") event.detail.headers["Tablee-Order"] = "full";
 });
 document.addEventListener("change", (event) => {
   if (event.target.matches("#console-actions select[name=target]")) foldOrder();
@@ -154,3 +198,26 @@ document.addEventListener("change", (event) => {
 document.addEventListener("htmx:oobAfterSwap", foldOrder);
 document.addEventListener("htmx:afterSettle", foldOrder);
 document.addEventListener("DOMContentLoaded", foldOrder);
+// The outcome of the roll just made comes into view (issue 29): under a form scrolled down
+// to its button, or at the top of the actions once the fighter has acted, it could land
+// below the fold or above the screen. Only after the GM's own step (a post), once its answer
+// has settled (an attack's fragments swap out of band), never when the console refreshes
+// itself while the GM reads.
+// The sticky header covers the top of the screen: what is under it is not in view.
+function viewTop() {
+  const header = document.querySelector(".site-header");
+  return header ? header.getBoundingClientRect().bottom : 0;
+}
+function bringIntoView(element, block) {
+  const box = element.getBoundingClientRect();
+  if (box.top < viewTop() || box.bottom > window.innerHeight) element.scrollIntoView({ block });
+}
+function showRollResult() {
+  const shown = document.querySelector(".roll-result.shown");
+  if (shown) bringIntoView(shown, "nearest");
+}
+document.addEventListener("htmx:afterRequest", (event) => {
+  const config = event.detail.requestConfig;
+  if (!config || config.verb !== "post" || !event.detail.successful) return;
+  setTimeout(showRollResult, window.htmx.config.defaultSettleDelay + 20);
+});

@@ -26,3 +26,20 @@ def record(**figures: float) -> None:
     saved["load_average"] = load_average()
     with open(path, "w") as file:
         json.dump(saved, file, indent=2, sort_keys=True)
+
+
+# The deterministic budgets broken in this run (``judge``): ``make bench`` fails on them.
+BROKEN: list[str] = []
+
+
+def judge(name: str, value: float, budget: float) -> bool:
+    """Print a figure beside its budget (at most ``budget``), record both, and remember a
+    broken one: a deterministic figure (Python calls, kilobytes) over its budget is a
+    regression, not a busy machine."""
+    kept = value <= budget
+    verdict = "ok" if kept else "OVER BUDGET"
+    print(f"  {name} = {value:.2f} (budget <= {budget:g}) {verdict}")
+    record(**{name: value, f"{name}_budget": budget})
+    if not kept:
+        BROKEN.append(f"{name} = {value:.2f} > {budget:g}")
+    return kept

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from apps.campaigns.models import Campaign, LogEntry, Membership, Role
 from tests.characters.factories import CharacterFactory, NpcFactory
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -14,9 +15,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def test_a_user_creates_a_campaign_and_becomes_its_gm(client, user):
     client.force_login(user)
-    response = client.post(
-        reverse("campaigns:create"), {"name": "Les Ombres", "system": "aethoria"}
-    )
+    response = client.post(reverse("campaigns:create"), once(name="Les Ombres", system="aethoria"))
     campaign = Campaign.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("campaigns:detail", args=[campaign.pk])
@@ -26,7 +25,7 @@ def test_a_user_creates_a_campaign_and_becomes_its_gm(client, user):
 
 def test_an_invalid_campaign_is_refused_next_to_the_field(client, user):
     client.force_login(user)
-    response = client.post(reverse("campaigns:create"), {"name": "", "system": "gurps"})
+    response = client.post(reverse("campaigns:create"), once(name="", system="gurps"))
     assert response.status_code == 200
     assert response.context["form"].errors.keys() == {"name", "system"}
     assert not Campaign.objects.exists()
@@ -72,10 +71,25 @@ def test_a_wrong_code_is_told_and_a_wrong_link_is_404(client, campaign, outsider
     assert client.get(reverse("campaigns:join", args=["NOPE1234"])).status_code == 404
 
 
+def test_a_new_invitation_link_is_asked_for_then_confirmed(client, campaign, gm):
+    """ "Nouveau lien" unfolds what it breaks and a second button (issue 29); a post without
+    that confirmation changes nothing."""
+    client.force_login(gm)
+    page = client.get(reverse("campaigns:detail", args=[campaign.pk])).text
+    confirmation = page.split('<details class="confirm">')[1].split("</details>")[0]
+    assert "Nouveau lien…" in confirmation and "ne marcheront plus" in confirmation
+    assert 'name="confirm" value="yes"' in confirmation and "Remplacer le lien" in confirmation
+    old = campaign.invite_code
+    response = client.post(reverse("campaigns:invite", args=[campaign.pk]), once(), follow=True)
+    assert "confirmez avec « Remplacer le lien »" in response.text
+    campaign.refresh_from_db()
+    assert campaign.invite_code == old
+
+
 def test_regenerating_the_invitation_kills_the_old_link(client, campaign, gm, outsider):
     old = campaign.invite_code
     client.force_login(gm)
-    client.post(reverse("campaigns:invite", args=[campaign.pk]))
+    client.post(reverse("campaigns:invite", args=[campaign.pk]), {**once(), "confirm": "yes"})
     campaign.refresh_from_db()
     assert campaign.invite_code != old
     client.force_login(outsider)
@@ -85,7 +99,8 @@ def test_regenerating_the_invitation_kills_the_old_link(client, campaign, gm, ou
 def test_the_gm_removes_a_player_who_then_sees_404(client, campaign, gm, player):
     membership = campaign.memberships.get(user=player)
     client.force_login(gm)
-    response = client.post(reverse("campaigns:member_remove", args=[campaign.pk, membership.pk]))
+    url = reverse("campaigns:member_remove", args=[campaign.pk, membership.pk])
+    response = client.post(url, once())
     assert response.status_code == 302
     assert not Membership.objects.filter(pk=membership.pk).exists()
     client.force_login(player)
@@ -96,7 +111,7 @@ def test_the_gm_membership_cannot_be_removed(client, campaign, gm):
     membership = campaign.memberships.get(user=gm)
     client.force_login(gm)
     url = reverse("campaigns:member_remove", args=[campaign.pk, membership.pk])
-    assert client.post(url).status_code == 404
+    assert client.post(url, once()).status_code == 404
     assert Membership.objects.filter(pk=membership.pk).exists()
 
 
@@ -148,7 +163,7 @@ def test_campaign_page_queries_do_not_grow_with_the_party(
 def test_the_gm_writes_in_the_log_with_htmx(client, campaign, gm):
     client.force_login(gm)
     response = client.post(
-        reverse("campaigns:log_add", args=[campaign.pk]), {"text": "Arrivée à Port-Sable."}, **HTMX
+        reverse("campaigns:log_add", args=[campaign.pk]), once(text="Arrivée à Port-Sable."), **HTMX
     )
     assert response.status_code == 200
     assert '<section id="log"' in response.text and "Arrivée à Port-Sable." in response.text
@@ -157,7 +172,7 @@ def test_the_gm_writes_in_the_log_with_htmx(client, campaign, gm):
 
 def test_an_empty_log_line_changes_nothing(client, campaign, gm):
     client.force_login(gm)
-    response = client.post(reverse("campaigns:log_add", args=[campaign.pk]), {"text": ""}, **HTMX)
+    response = client.post(reverse("campaigns:log_add", args=[campaign.pk]), once(text=""), **HTMX)
     assert response.status_code == 200
     assert response.context["log_form"].errors["text"]
     assert not LogEntry.objects.exists()
@@ -312,3 +327,34 @@ def test_an_aethoria_hit_table_with_a_gap_is_refused(client, aethoria_campaign, 
     response = client.post(url, data)
     assert response.status_code == 200
     assert "hit_locations" in response.context["form"].errors
+
+
+def test_the_npcs_come_fifty_a_page_past_fifty(client, campaign, gm, django_assert_num_queries):
+    """A campaign of 120 NPCs: fifty a page, in French, the page kept in the address (the
+    region refreshing itself stays on it), and still the page's seven queries."""
+    names = [f"Garde {n:03d}" for n in range(120)]
+    for name in names:
+        NpcFactory(campaign=campaign, name=name)
+    client.force_login(gm)
+    url = reverse("campaigns:detail", args=[campaign.pk])
+    with django_assert_num_queries(7):
+        first = client.get(url).text
+    assert names[49] in first and names[50] not in first
+    assert "PNJ 1 à 50" in first and "PNJ suivants" in first and "PNJ précédents" not in first
+    second = client.get(url, {"pnj": 2}).text
+    assert names[50] in second and names[99] in second and names[49] not in second
+    assert "PNJ 51 à 100" in second and 'href="?pnj=1#npcs"' in second
+    assert f'hx-get="{url}?pnj=2"' in second
+    last = client.get(url, {"pnj": 3}).text
+    assert "PNJ 101 à 120" in last and "PNJ suivants" not in last
+    # A page past the last, or not a page, shows the first.
+    assert names[0] in client.get(url, {"pnj": 9}).text
+    assert names[0] in client.get(url, {"pnj": "x"}).text
+
+
+def test_fifty_npcs_or_fewer_show_no_pager(client, campaign, gm):
+    for n in range(50):
+        NpcFactory(campaign=campaign, name=f"Garde {n:03d}")
+    client.force_login(gm)
+    page = client.get(reverse("campaigns:detail", args=[campaign.pk])).text
+    assert "Garde 049" in page and 'class="pager"' not in page

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from apps.campaigns.models import Membership
 from apps.campaigns.views import JOIN_LIMIT
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +16,9 @@ def test_removing_a_player_rotates_the_code_and_says_so(client, campaign, gm, pl
     membership = campaign.memberships.get(user=player)
     client.force_login(gm)
     response = client.post(
-        reverse("campaigns:member_remove", args=[campaign.pk, membership.pk]), follow=True
+        reverse("campaigns:member_remove", args=[campaign.pk, membership.pk]),
+        once(),
+        follow=True,
     )
     assert "Le lien d&#x27;invitation a changé" in response.text
     campaign.refresh_from_db()

@@ -4,6 +4,7 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
 from django.urls import reverse
 
 from apps.campaigns import transfer
@@ -12,6 +13,7 @@ from apps.campaigns.services import log_add
 from apps.characters import services as character_services
 from apps.characters.models import Character, EwPowerRank, XpEntry
 from apps.encounters import services as encounter_services
+from apps.encounters.kit import Condition, Step, add_condition, lock_encounter
 from apps.encounters.models import Combatant, Encounter, Event
 from apps.systems.aethoria import specials as aethoria_specials
 from apps.systems.ew import combat as ew_services
@@ -26,6 +28,7 @@ from tests.compendium.factories import (
     EwTraitFactory,
 )
 from tests.encounters.factories import add_player, aethoria_fighter, campaign_with_gm, ew_fighter
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -281,7 +284,7 @@ def test_aethoria_undo_after_import_matches_the_original(aethoria_campaign_full)
 def _upload(client, content: bytes):
     return client.post(
         reverse("campaigns:import"),
-        {"file": SimpleUploadedFile("campagne.json", content, "application/json")},
+        once(file=SimpleUploadedFile("campagne.json", content, "application/json")),
     )
 
 
@@ -417,8 +420,8 @@ def test_import_page_shows_a_file_field(client, user):
     ("content", "message"),
     [
         (b"{pas du json", "n&#x27;est pas un export JSON lisible"),
-        (b"[" * 100_000 + b"]" * 100_000, "n&#x27;est pas un export JSON lisible"),
-        (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "n&#x27;est pas un export JSON lisible"),
+        (b"[" * 100_000 + b"]" * 100_000, "trop imbriqué"),
+        (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "trop imbriqué"),
         (b'{"format": "autre", "version": 1}', "n&#x27;est pas un export de campagne"),
         (b'{"format": "tablee-campaign", "version": 99}', "Version de format 99 inconnue"),
         (b'{"format": "tablee-campaign", "version": 1}', "incomplet ou abîmé"),
@@ -526,3 +529,45 @@ def test_export_query_count_does_not_grow_with_the_campaign(django_assert_num_qu
     with django_assert_num_queries(EXPORT_QUERIES):
         document = transfer.campaign_export(campaign)
     assert len(document["characters"]) == 3 + extra
+
+
+def _put_condition(encounter, bearer, by_whom, gm):
+    """Étourdi on ``bearer`` until the end of ``by_whom``'s next turn, as a step."""
+    with transaction.atomic():
+        locked = lock_encounter(encounter.pk)
+        step = Step(locked, "condition_test", gm)
+        condition = Condition(
+            label="étourdi",
+            ends="turn_end",
+            turn_of=by_whom.pk,
+            placed_by=by_whom.pk,
+            modifiers={"attack": -2},
+        )
+        add_condition(step, bearer, condition)
+        step.commit()
+
+
+def test_a_fighters_conditions_follow_its_fight_into_the_copy(ew_campaign):
+    """The ids a condition holds (whose turn ends it, who put it) are the copy's own."""
+    campaign, gm = ew_campaign["campaign"], ew_campaign["gm"]
+    encounter = campaign.encounters.get()
+    brandon = encounter.combatants.get(character__name="Brandon")
+    ysolde = encounter.combatants.get(character__name="Ysolde")
+    _put_condition(encounter, ysolde, brandon, gm)
+    first, second, copy = _round_trip(campaign, gm)
+    assert _as_imported_by(first, gm.username) == second
+    copied = Combatant.objects.get(encounter__campaign=copy, character__name="Ysolde")
+    copied_brandon = Combatant.objects.get(encounter__campaign=copy, character__name="Brandon")
+    [condition] = copied.conditions
+    assert condition["turn_of"] == condition["placed_by"] == copied_brandon.pk != brandon.pk
+    assert condition["label"] == "étourdi" and condition["modifiers"] == {"attack": -2}
+
+
+def test_a_file_from_before_conditions_imports_with_none(ew_campaign):
+    campaign, gm = ew_campaign["campaign"], ew_campaign["gm"]
+    document = json.loads(json.dumps(transfer.campaign_export(campaign)))
+    for encounter in document["encounters"]:
+        for combatant in encounter["combatants"]:
+            del combatant["conditions"]
+    copy = transfer.campaign_import(document=document, by=gm).campaign
+    assert all(c.conditions == [] for c in Combatant.objects.filter(encounter__campaign=copy))

@@ -8,6 +8,7 @@ from apps.characters.models import Character, EwSheet, XpEntry
 from apps.encounters import services as encounters
 from apps.encounters.models import Encounter
 from tests.characters.factories import CharacterFactory, NpcFactory, XpEntryFactory
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def test_deleting_takes_the_sheet_and_the_xp_ledger_and_logs_it(client, gm, play
     XpEntryFactory(character=pc, amount=5)
     before = Campaign.objects.get(pk=campaign.pk).version
     client.force_login(gm)
-    response = client.post(url(pc))
+    response = client.post(url(pc), once())
     assert response.status_code == 302
     assert response["Location"] == reverse("campaigns:detail", args=[campaign.pk])
     assert not Character.objects.filter(pk=pc.pk).exists()
@@ -53,7 +54,7 @@ def test_a_character_that_fought_is_kept_and_the_page_names_the_fight(client, gm
     page = client.get(url(npc))
     assert "Rixe sur les quais" in page.text and "effacerait l'histoire" in page.text
     assert "pour de bon" not in page.text  # no delete button
-    response = client.post(url(npc))  # a forged or late POST changes nothing either
+    response = client.post(url(npc), once())  # a forged or late POST changes nothing either
     assert response.status_code == 200 and "Rixe sur les quais" in response.text
     assert Character.objects.filter(pk=npc.pk).exists()
     assert not LogEntry.objects.filter(campaign=campaign, text__contains="supprimé").exists()

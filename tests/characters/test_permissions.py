@@ -12,6 +12,8 @@ from apps.characters.live import sheet_fingerprint
 from apps.systems.ew.sheet_spend import eclat_spend
 from apps.systems.ew.xp import Improvement
 from tests.characters.factories import CharacterFactory, NpcFactory, XpEntryFactory
+from tests.screens.factories import make_handout
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +39,8 @@ def world(campaign, aethoria_campaign, gm, player, other_player):
         "npc": NpcFactory(campaign=campaign),
         "aethoria_pc": CharacterFactory(campaign=aethoria_campaign, owner=player),
         "membership": campaign.memberships.get(user=other_player),
+        "prepared_handout": make_handout(campaign, title="Le secret du MJ"),
+        "shown_handout": make_handout(campaign, shown=True),
     }
 
 
@@ -84,6 +88,21 @@ MATRIX = [
         None,
         (NO_CONTENT, NO_CONTENT, NO_CONTENT, NOT_FOUND),
     ),
+    # A handout's image: the one on show to the table's members, the others to the GM only.
+    (
+        "campaigns:handout_image",
+        "get",
+        lambda w: [w["campaign"].pk, w["shown_handout"].pk],
+        None,
+        (OK, OK, OK, NOT_FOUND),
+    ),
+    (
+        "campaigns:handout_image",
+        "get",
+        lambda w: [w["campaign"].pk, w["prepared_handout"].pk],
+        None,
+        (OK, NOT_FOUND, NOT_FOUND, NOT_FOUND),
+    ),
     (
         "campaigns:invite",
         "post",
@@ -99,11 +118,12 @@ MATRIX = [
         (REDIRECT, FORBIDDEN, FORBIDDEN, NOT_FOUND),
     ),
     (
+        # The player asked for no new password: the GM is told so, and no link is made.
         "campaigns:member_reset_link",
         "post",
         lambda w: [w["campaign"].pk, w["membership"].pk],
         {},
-        (OK, FORBIDDEN, FORBIDDEN, NOT_FOUND),
+        (REDIRECT, FORBIDDEN, FORBIDDEN, NOT_FOUND),
     ),
     (
         "campaigns:house_rules",
@@ -291,7 +311,8 @@ def test_permission_matrix(client, world, request, who, row):
     elif data == "fingerprint":  # each viewer follows what the sheet shows them
         viewer = request.getfixturevalue(who) if who != "anonymous" else None
         data = {"v": (sheet_fingerprint(args(world)[0], viewer.pk) if viewer else None) or ""}
-    response = getattr(client, method)(url, data or {})
+    # A form that acts at most once carries its one-time key (apps/core/once.py).
+    response = getattr(client, method)(url, once(data) if method == "post" else data or {})
     if who == "anonymous" and name in PUBLIC:
         assert response.status_code == OK
     elif who == "anonymous":

@@ -19,6 +19,7 @@ from tests.characters.factories import (
     XpEntryFactory,
     ew_pc_with_a_pistol,
 )
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +123,9 @@ def test_aethoria_armour_says_its_locations_in_words(client, aethoria_pc, player
     aethoria_pc.aethoria.armour_pieces.add(piece)
     client.force_login(player)
     page = client.get(reverse("characters:detail", args=[aethoria_pc.pk])).text
-    assert "torse 1, bras droit 1" in page and "right_arm" not in page
+    # Each location with its RD kept on one line (a narrow phone wraps between them only).
+    words = '<span class="nowrap">torse 1</span>, <span class="nowrap">bras droit 1</span>'
+    assert words in page and "right_arm" not in page
 
 
 # --- Rest, copies, reveal (each system's own spends: tests/systems/<code>/) ------------
@@ -131,7 +134,7 @@ def test_aethoria_armour_says_its_locations_in_words(client, aethoria_pc, player
 def test_the_gm_rests_a_character(client, pc, gm):
     EwSheet.objects.filter(pk=pc.pk).update(eclat=0, superficial_left=3, lethal_left=10)
     client.force_login(gm)
-    client.post(reverse("characters:rest", args=[pc.pk]), {"health": "on", "resources": "on"})
+    client.post(reverse("characters:rest", args=[pc.pk]), once({"health": "on", "resources": "on"}))
     sheet = EwSheet.objects.get(pk=pc.pk)
     assert (sheet.eclat, sheet.superficial_left, sheet.lethal_left) == (3, 24, 24)
 
@@ -139,7 +142,7 @@ def test_the_gm_rests_a_character(client, pc, gm):
 def test_an_aethoria_rest_can_leave_the_pv_alone(client, aethoria_pc, gm):
     AethoriaSheet.objects.filter(pk=aethoria_pc.pk).update(pv=-2, fatigue_physical=0)
     client.force_login(gm)
-    client.post(reverse("characters:rest", args=[aethoria_pc.pk]), {"resources": "on"})
+    client.post(reverse("characters:rest", args=[aethoria_pc.pk]), once({"resources": "on"}))
     sheet = AethoriaSheet.objects.get(pk=aethoria_pc.pk)
     assert (sheet.pv, sheet.fatigue_physical) == (-2, 10)
 
@@ -147,7 +150,7 @@ def test_an_aethoria_rest_can_leave_the_pv_alone(client, aethoria_pc, gm):
 def test_a_player_cannot_rest_their_own_character(client, pc, player):
     EwSheet.objects.filter(pk=pc.pk).update(eclat=0)
     client.force_login(player)
-    response = client.post(reverse("characters:rest", args=[pc.pk]), {"resources": "on"})
+    response = client.post(reverse("characters:rest", args=[pc.pk]), once({"resources": "on"}))
     assert response.status_code == 403
     assert EwSheet.objects.get(pk=pc.pk).eclat == 0
 
@@ -158,7 +161,7 @@ def test_the_gm_copies_an_npc_template(client, campaign, gm):
     )
     EwSpecialtyRank.objects.create(sheet=template.ew, specialty=EwSpecialtyFactory(), level=3)
     client.force_login(gm)
-    client.post(reverse("characters:npc_copy", args=[template.pk]), {"count": 3})
+    client.post(reverse("characters:npc_copy", args=[template.pk]), once({"count": 3}))
     copies = Character.objects.filter(is_template=False).order_by("name")
     assert [c.name for c in copies] == ["Garde 1", "Garde 2", "Garde 3"]
     assert all(c.ew.phy == 9 and c.ew.specialties.get().level == 3 for c in copies)
@@ -169,7 +172,7 @@ def test_the_gm_reveals_an_npc_to_the_players(client, campaign, gm, player):
     client.force_login(player)
     assert client.get(reverse("characters:detail", args=[npc.pk])).status_code == 404
     client.force_login(gm)
-    client.post(reverse("characters:reveal", args=[npc.pk]))
+    client.post(reverse("characters:reveal", args=[npc.pk]), once())
     client.force_login(player)
     response = client.get(reverse("characters:detail", args=[npc.pk]))
     assert response.status_code == 200 and "derived" not in response.context
@@ -183,7 +186,7 @@ def test_the_gm_awards_xp_to_several_pcs(client, campaign, gm, pc, other_player)
     client.force_login(gm)
     response = client.post(
         reverse("characters:xp_award", args=[campaign.pk]),
-        {"characters": [pc.pk, other.pk], "amount": 3, "reason": "La Crypte"},
+        once({"characters": [pc.pk, other.pk], "amount": 3, "reason": "La Crypte"}),
     )
     assert response.status_code == 302
     assert pc.xp_balance() == 3 and other.xp_balance() == 3
@@ -194,7 +197,7 @@ def test_the_gm_awards_xp_to_several_pcs(client, campaign, gm, pc, other_player)
 def test_a_bad_award_changes_nothing(client, campaign, gm, pc, amount, chosen):
     client.force_login(gm)
     data = {"amount": amount, "reason": "x", "characters": [pc.pk] if chosen else []}
-    response = client.post(reverse("characters:xp_award", args=[campaign.pk]), data)
+    response = client.post(reverse("characters:xp_award", args=[campaign.pk]), once(data))
     assert response.status_code == 200
     assert not XpEntry.objects.exists()
 
@@ -203,7 +206,7 @@ def test_an_award_to_a_character_of_another_campaign_is_refused(client, campaign
     stranger = CharacterFactory()
     client.force_login(gm)
     data = {"amount": 2, "reason": "x", "characters": [stranger.pk]}
-    response = client.post(reverse("characters:xp_award", args=[campaign.pk]), data)
+    response = client.post(reverse("characters:xp_award", args=[campaign.pk]), once(data))
     assert response.context["form"].errors["characters"]
     assert not XpEntry.objects.exists()
 
@@ -225,6 +228,22 @@ def test_the_owner_writes_notes_and_never_sees_the_gm_notes(client, pc, player, 
     assert (pc.notes, pc.gm_notes) == ("Dette : 200 F", "Elle est la fille du baron.")
     client.force_login(gm)
     assert "baron" in client.get(reverse("characters:detail", args=[pc.pk])).text
+
+
+def test_notes_have_a_limit_said_with_a_counter(client, pc, player):
+    """Notes stop at 5,000 characters (issue 29: 20,000 were accepted): the page counts them,
+    a longer note is refused next to its field and nothing changes."""
+    client.force_login(player)
+    Character.objects.filter(pk=pc.pk).update(notes="Dette : 200 F")
+    page = client.get(reverse("characters:detail", args=[pc.pk])).text
+    assert 'maxlength="5000"' in page
+    assert "<span data-count>13</span> / 5000 caractères" in page
+    url = reverse("characters:notes", args=[pc.pk])
+    response = client.post(url, {"name": "Lysandre", "notes": "x" * 5001}, **HTMX)
+    assert "au plus 5000 caractères" in str(response.context["notes_form"].errors["notes"])
+    assert Character.objects.get(pk=pc.pk).notes == "Dette : 200 F"
+    client.post(url, {"name": "Lysandre", "notes": "x" * 5000}, **HTMX)
+    assert len(Character.objects.get(pk=pc.pk).notes) == 5000
 
 
 def test_an_empty_name_is_refused_next_to_the_field(client, pc, player):

@@ -15,6 +15,7 @@ from apps.systems.ew.sheet_spend import eclat_spend
 from apps.systems.ew.xp import Improvement
 from tests.accounts.factories import UserFactory
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -153,7 +154,7 @@ def test_the_sheets_own_action_does_not_bring_it_back_twice(table):
     sheet = Sheet(table)
     response = client.post(
         reverse("characters:eclat_spend", args=[pc.pk]),
-        {"note": "chance", "confirmed": "1"},
+        once({"note": "chance", "confirmed": "1"}),
         HTTP_HX_REQUEST="true",
     )
     fresh = response.text.split(f"{sheet.url}?v=", 1)[1].split('"', 1)[0]

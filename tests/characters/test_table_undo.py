@@ -17,6 +17,7 @@ from apps.systems.aethoria.sheet_spend import fatigue_spend
 from apps.systems.ew.sheet_spend import eclat_spend
 from apps.systems.ew.xp import Improvement
 from tests.characters.factories import CharacterFactory, XpEntryFactory
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def _action(campaign) -> LogEntry:
 
 def _undo(client, entry):
     url = reverse("campaigns:log_undo", args=[entry.campaign_id, entry.pk])
-    return client.post(url, **HTMX)
+    return client.post(url, once(), **HTMX)
 
 
 def test_the_gm_gives_back_a_point_d_eclat_from_the_log(client, campaign, pc, gm, player):
@@ -136,7 +137,7 @@ def test_an_undo_without_htmx_goes_back_to_the_campaign_page(client, campaign, p
     entry = _action(campaign)
     client.force_login(gm)
     url = reverse("campaigns:log_undo", args=[campaign.pk, entry.pk])
-    assert client.post(url)["Location"] == reverse("campaigns:detail", args=[campaign.pk])
+    assert client.post(url, once())["Location"] == reverse("campaigns:detail", args=[campaign.pk])
     assert EwSheet.objects.get(pk=pc.pk).eclat == 3
 
 
@@ -144,7 +145,7 @@ def test_an_undo_without_htmx_goes_back_to_the_campaign_page(client, campaign, p
 
 
 def _cancel(client, pc, entry):
-    return client.post(reverse("characters:xp_undo", args=[pc.pk, entry.pk]), **HTMX)
+    return client.post(reverse("characters:xp_undo", args=[pc.pk, entry.pk]), once(), **HTMX)
 
 
 def test_the_gm_takes_back_an_award_from_the_ledger(client, campaign, pc, gm):
@@ -224,13 +225,15 @@ def test_a_crafted_log_change_outside_the_characters_refuses_the_import(campaign
 
 
 def _own_undo(client, pc):
-    return client.post(reverse("characters:own_undo", args=[pc.pk]), **HTMX)
+    return client.post(reverse("characters:own_undo", args=[pc.pk]), once(), **HTMX)
 
 
 def test_a_player_takes_back_their_own_mis_tap_from_the_sheet(client, campaign, pc, player):
     client.force_login(player)
     page = client.post(
-        reverse("characters:eclat_spend", args=[pc.pk]), {"note": "oups", "confirmed": "1"}, **HTMX
+        reverse("characters:eclat_spend", args=[pc.pk]),
+        once({"note": "oups", "confirmed": "1"}),
+        **HTMX,
     ).text
     assert "Lysandre dépense un point d&#x27;éclat : oups." in page
     assert reverse("characters:own_undo", args=[pc.pk]) in page

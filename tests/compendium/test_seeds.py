@@ -1,8 +1,10 @@
 """The project's seeds/ load the whole compendium, idempotently, with valid tables."""
 
+from importlib import import_module
 from io import StringIO
 
 import pytest
+from django.apps import apps
 from django.core.management import call_command
 
 from apps.compendium import models as m
@@ -105,3 +107,22 @@ def test_the_hit_location_table_is_valid_and_the_rules_default(seeded):
     assert tuple(table) == aethoria.DEFAULT_HIT_LOCATIONS
     # A campaign can take it as its house rule as it is.
     assert aethoria.AethoriaHouseRules(hit_locations=tuple(table)).locations[0] == "head"
+
+
+def test_the_gods_players_read_carry_no_note_for_the_gm(seeded):
+    """A marqué's sheet shows its god's name (issue 29): "Dieu de la forge", not "Dieu de la
+    forge (à renommer)"."""
+    names = list(m.AethoriaGod.objects.values_list("name", flat=True))
+    assert len(names) == 12 and "Dieu de la forge" in names
+    assert not [name for name in names if "renommer" in name]
+
+
+def test_the_gods_seeded_with_the_note_lose_it_unless_the_name_is_taken(db):
+    drop_note = import_module("apps.compendium.migrations.0003_gods_named_for_players").drop_note
+    god = {"domain": "Forge", "way_of_life": "Finir l'ouvrage."}
+    m.AethoriaGod.objects.create(name="Dieu de la forge (à renommer)", **god)
+    m.AethoriaGod.objects.create(name="Dieu de la mer (à renommer)", **god)
+    m.AethoriaGod.objects.create(name="Dieu de la mer", **god)  # the GM's own god
+    drop_note(apps, None)
+    names = set(m.AethoriaGod.objects.values_list("name", flat=True))
+    assert names == {"Dieu de la forge", "Dieu de la mer (à renommer)", "Dieu de la mer"}

@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.views.defaults import bad_request, server_error
 
 from apps.encounters.models import Encounter
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def test_a_plain_403_has_no_table_link(client, campaign, player):
 def test_a_post_without_its_csrf_token_gets_the_french_page(user):
     client = Client(enforce_csrf_checks=True)
     client.force_login(user)
-    response = client.post(reverse("campaigns:create"), {"name": "X", "system": "ew"})
+    response = client.post(reverse("campaigns:create"), once({"name": "X", "system": "ew"}))
     assert response.status_code == 403
     assert "Ce formulaire a expiré" in response.text
     assert "Rechargez la page" in response.text

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.campaigns.models import Campaign
+from apps.core import push
 from apps.core.push import MAX_SPREAD_MS, MIN_PACE_MS, pace_ms, spread_ms
 from apps.encounters import services
 from apps.encounters.models import Encounter
@@ -40,9 +41,9 @@ def fight():
     }
 
 
-def _change(event: dict) -> tuple[str, str]:
-    """The event's name and the change it tells ("<kind>:<id>:<version>")."""
-    return event["event"], json.loads(event["data"])["change"]
+def _change(event: dict) -> tuple[str, str | None]:
+    """The event's name and the version it tells (None for a topic without one)."""
+    return event["event"], json.loads(event["data"])["version"]
 
 
 def _open(server, name, pk, user) -> Stream:
@@ -63,7 +64,7 @@ def test_a_stream_gets_the_event_after_another_clients_step_commits(server, figh
     assert response.status_code in (200, 302)
     event = table.next_event()
     encounter.refresh_from_db()
-    assert _change(event) == ("changed", f"encounter:{encounter.pk}:{encounter.version}")
+    assert _change(event) == ("changed", str(encounter.version))
     table.close()
 
 
@@ -73,23 +74,31 @@ def test_a_sheet_follows_its_character_and_the_campaign_page_its_campaign(server
     page = _open(server, "campaigns:stream", campaign.pk, fight["player"])
     eclat_spend(character=pc, by=fight["player"])
     campaign.refresh_from_db()
-    kind, change = _change(sheet.next_event())
-    assert (kind, change.rpartition(":")[0]) == ("changed", f"sheet:{pc.pk}")
-    assert _change(page.next_event()) == ("changed", f"campaign:{campaign.pk}:{campaign.version}")
+    assert _change(sheet.next_event()) == ("changed", None)
+    assert _change(page.next_event()) == ("changed", str(campaign.version))
     sheet.close()
     page.close()
 
 
-def test_a_sheet_is_not_told_of_a_step_that_leaves_it_alone(server, fight):
+def test_a_sheet_is_not_told_of_a_step_that_leaves_it_alone(server, fight, monkeypatch):
     """Most steps touch two fighters: the other sheets of the table hear nothing of them,
-    and hear the fight banner move (here: the fight paused)."""
+    and hear the fight banner move (here: the fight paused). The events carry no topic:
+    what the process heard is read from its hub."""
+    heard = []
+    dispatch = push.hub.dispatch
+    monkeypatch.setattr(
+        push.hub, "dispatch", lambda payload: (heard.append(payload), dispatch(payload))
+    )
     encounter, gm = fight["encounter"], fight["gm"]
     other = ew_fighter(encounter.campaign, "Témoin", owner=fight["player"])
     sheet = _open(server, "characters:stream", other.pk, fight["player"])
     eclat_spend(character=fight["pc"], by=fight["player"])  # another sheet, same campaign
     services.encounter_pause(encounter_id=encounter.pk, version=None, by=gm)
-    _kind, change = _change(sheet.next_event())
-    assert change.rpartition(":")[0] == f"sheets:{encounter.campaign_id}"
+    assert _change(sheet.next_event()) == ("changed", None)
+    followed = {f"sheet:{other.pk}", f"sheets:{encounter.campaign_id}"}
+    told = [payload.rpartition(":")[0] for payload in heard]
+    assert [name for name in told if name in followed] == [f"sheets:{encounter.campaign_id}"]
+    assert f"sheet:{fight['pc'].pk}" in told
     sheet.close()
 
 
@@ -103,16 +112,18 @@ def test_the_spread_and_the_pace_grow_with_the_pages_streamed_to():
     assert pace_ms(MAX_SPREAD_MS) == 2 * MAX_SPREAD_MS
 
 
-def test_an_event_carries_its_pacing_sized_by_the_open_streams(server, fight):
-    campaign = fight["encounter"].campaign
-    streams = [_open(server, "campaigns:stream", campaign.pk, fight["player"]) for _ in range(3)]
-    streams.append(_open(server, "encounters:stream", fight["encounter"].pk, fight["player"]))
-    campaign.touch()
-    for stream in streams[:3]:
-        told = json.loads(stream.next_event()["data"])
-        assert (told["spread_ms"], told["pace_ms"]) == (spread_ms(4), pace_ms(spread_ms(4)))
-    for stream in streams:
-        stream.close()
+def test_a_page_alone_on_its_topic_is_not_spread_among_the_crowd():
+    """A change followed by many pages spreads their refreshes; one followed by a single page
+    (a player's own sheet) is told at once, however many pages the process streams to."""
+    hub = push.Hub()
+    crowd = [push.Listener(n, ["encounter:1"]) for n in range(60)]
+    alone = push.Listener(99, ["sheet:7"])
+    for listener in [*crowd, alone]:
+        hub.add(listener)
+    hub.dispatch("encounter:1:5")
+    hub.dispatch("sheet:7:")
+    assert {listener.spread_ms for listener in crowd} == {spread_ms(61)} and spread_ms(61) > 0
+    assert alone.spread_ms == 0 and alone.delay(now=1000.0) == 0
 
 
 def test_no_event_for_a_rolled_back_step(server, fight):
@@ -123,7 +134,7 @@ def test_no_event_for_a_rolled_back_step(server, fight):
         raise RuntimeError("the step fails after bumping the version")
     campaign.touch()  # committed: the first event the stream gets must be this one
     version = Campaign.objects.get(pk=campaign.pk).version
-    assert _change(stream.next_event())[1] == f"campaign:{campaign.pk}:{version}"
+    assert _change(stream.next_event())[1] == str(version)
     stream.close()
 
 
@@ -206,8 +217,37 @@ def test_the_dashboard_follows_my_campaigns_only(server, fight):
     assert (mine.status, theirs.status) == (200, 200)
     campaign.touch()
     campaign.refresh_from_db()
-    assert _change(mine.next_event()) == ("changed", f"campaign:{campaign.pk}:{campaign.version}")
+    assert _change(mine.next_event()) == ("changed", str(campaign.version))
     with pytest.raises(TimeoutError):
         theirs.next_event()
     mine.close()
     theirs.close()
+
+
+def test_a_stream_says_what_its_page_should_have_heard_at_each_keep_alive(
+    server, fight, monkeypatch
+):
+    """Keep-alives are events a page can read (EventSource shows no comments): each says how
+    many changes the stream has told the page, with the version, and how often they come."""
+    monkeypatch.setattr(push, "KEEPALIVE_SECONDS", 1.0)
+    encounter, gm = fight["encounter"], fight["gm"]
+    stream = _open(server, "encounters:stream", encounter.pk, fight["player"])
+    opening = json.loads(stream.next_event(kinds=("alive",))["data"])
+    assert opening == {"version": None, "seq": 0, "keepalive_ms": 1000}
+    for _ in range(2):
+        services.encounter_pause(encounter_id=encounter.pk, version=None, by=gm)
+        services.encounter_resume(encounter_id=encounter.pk, version=None, by=gm)
+    encounter.refresh_from_db()
+    # Events tell the changes (a burst folded into fewer events); the keep-alive that follows
+    # the last one (SETTLE_SECONDS after it) says the version and how many were told.
+    heard = 0
+    for _ in range(10):
+        event = stream.next_event(kinds=("changed", "alive"))
+        told = json.loads(event["data"])
+        if event["event"] == "changed":
+            heard = told["seq"]
+        elif told["version"] == str(encounter.version):
+            break
+    assert event["event"] == "alive" and told["seq"] == heard >= 1
+    assert push.hub.state()[0] == "listening"
+    stream.close()

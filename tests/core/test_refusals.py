@@ -19,6 +19,7 @@ from apps.rules.errors import InvalidImprovement, InvalidValue, RulesError, fr
 from tests.characters.factories import CharacterFactory, XpEntryFactory
 from tests.core.test_translations import catalog
 from tests.rules.test_refusal_texts import PROBLEMS, REFUSALS, RULES
+from tests.submissions import once
 from tests.systems.aethoria.support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
     arm_blow,
@@ -236,7 +237,7 @@ def test_an_english_player_reads_an_xp_refusal_in_english(client, campaign, play
     XpEntryFactory(character=pc, amount=5)
     client.force_login(player)
     response = client.post(
-        reverse("characters:xp_spend", args=[pc.pk]), {"improvement": "characteristic:phy"}
+        reverse("characters:xp_spend", args=[pc.pk]), once({"improvement": "characteristic:phy"})
     )
     assert response.status_code == 200
     assert response.context["form"].errors["improvement"] == [

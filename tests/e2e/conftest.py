@@ -138,6 +138,8 @@ def act_and_compare_with_reload(console, reloaded, url: str, action, *extra: str
         "(id) => document.querySelector('#log-lines > li').id !== id", arg=newest
     )
     console.wait_for_timeout(150)  # htmx settles the swapped fragments
+    # The double-tap guard (static/js/requests.js) gives the step's buttons back.
+    console.wait_for_function("() => !document.querySelector('[data-busy]')")
     reloaded.goto(url)
     after_step, after_reload = console_regions(console, *extra), console_regions(reloaded, *extra)
     assert after_step == after_reload, "\n".join(

@@ -146,8 +146,9 @@ def test_the_gm_awards_xp_and_the_open_sheet_updates_by_itself(open_page, live_s
     laptop.get_by_role("button", name="Donner l'XP").click()
     expect(laptop.locator("#log")).to_contain_text("Le cargo fantôme")
 
-    # No reload on the phone: the live check brings the change within 2 seconds.
-    expect(phone.locator(".xp-balance strong")).to_have_text("3", timeout=3_000)
+    # No reload on the phone: the live check brings the change (every 2 s here, a WSGI
+    # server; no time asserted: a loaded machine answers later, the page still catches up).
+    expect(phone.locator(".xp-balance strong")).to_have_text("3")
     expect(phone.locator(".ledger")).to_contain_text("Le cargo fantôme")
     screenshot(phone, "sheet-after-award-phone")
 
@@ -158,13 +159,13 @@ def test_the_gm_awards_xp_and_the_open_sheet_updates_by_itself(open_page, live_s
     expect(laptop.locator("#log")).to_contain_text(
         "Annulé par Morgane : Lysandre Vey dépense un point d'éclat : la porte cède."
     )
-    expect(phone.locator(".pool-eclat .pool-numbers")).to_have_text("3 / 3", timeout=3_000)
+    expect(phone.locator(".pool-eclat .pool-numbers")).to_have_text("3 / 3")
     screenshot(laptop, "campaign-log-undo-desktop")
 
     # Damage dealt elsewhere (the encounter console) shows the same way.
     pc.ew.set_pools(pc.ew.pools().__class__(21, 9, 20))
     campaign.touch()
-    expect(phone.locator(".pool-superficial .pool-numbers")).to_have_text("9 / 21", timeout=3_000)
+    expect(phone.locator(".pool-superficial .pool-numbers")).to_have_text("9 / 21")
     expect(phone.locator(".state-word")).to_have_text(re.compile("[Bb]lessure"))
 
     # A phone waking up checks at once. Stop the 2-second polling, so that only the
@@ -184,7 +185,7 @@ def test_the_gm_awards_xp_and_the_open_sheet_updates_by_itself(open_page, live_s
     phone.wait_for_timeout(2500)
     expect(phone.locator(".xp-balance strong")).to_have_text("3")  # asleep: nothing came
     phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    expect(phone.locator(".xp-balance strong")).to_have_text("5", timeout=1_500)
+    expect(phone.locator(".xp-balance strong")).to_have_text("5")
 
     # The GM's sheet view on a laptop.
     laptop.goto(f"{live_server.url}/personnages/{pc.pk}/")

@@ -20,11 +20,15 @@ from tests.encounters.factories import add_player, aethoria_fighter, campaign_wi
 
 STEPS = 20
 DOUE = {"magic_type": "doue", "pouvoir": 5, "magie": 3}
-SETTLED = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+# Settled: htmx done, and the double-tap guard (static/js/requests.js) has given the buttons back.
+SETTLED = (
+    "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, [data-busy]')"
+)
 # What the GM may click during a fight, in both systems (names as the buttons read).
 BUTTONS = [
     "Lancer l'attaque",
     "Tour suivant",
+    "Ouvrir le round",
     "Annuler",
     "Rétablir",
     "Attaque totale",

@@ -7,13 +7,13 @@ from apps.encounters import services
 from apps.encounters.models import Encounter
 from tests.accounts.factories import PASSWORD
 from tests.e2e.conftest import PHONE, TABLET, act_and_compare_with_reload, screenshot
+from tests.e2e.test_login import log_in as log_in_as
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 
 
 def log_in(page, user) -> None:
-    page.get_by_label("Nom d’utilisateur").fill(user.username)
-    page.get_by_label("Mot de passe").fill(PASSWORD)
-    page.get_by_role("button", name="Se connecter").click()
+    """A factory user logs in (their scripts loaded before the test presses a key)."""
+    log_in_as(page, user.username, PASSWORD)
 
 
 @pytest.mark.django_db(transaction=True)

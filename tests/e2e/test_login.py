@@ -6,9 +6,12 @@ from tests.e2e.conftest import DESKTOP, PHONE, screenshot
 
 
 def log_in(page, username: str, password: str) -> None:
+    """Log in, and wait for the page it leads to to have loaded (its scripts are deferred:
+    a tap before then would reach no htmx)."""
     page.get_by_label("Nom d’utilisateur").fill(username)
     page.get_by_label("Mot de passe").fill(password)
-    page.get_by_role("button", name="Se connecter").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Se connecter").click()
 
 
 @pytest.mark.django_db(transaction=True)

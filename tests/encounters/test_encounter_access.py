@@ -6,6 +6,7 @@ from django.urls import reverse
 from apps.encounters.models import Encounter
 from tests.accounts.factories import UserFactory
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -87,11 +88,11 @@ def test_creating_an_encounter_is_for_the_gm(client, cast):
     campaign = cast["encounter"].campaign
     create = reverse("encounters:create", args=[campaign.pk])
     client.force_login(cast["player"])
-    assert client.post(create, {"name": "X"}).status_code == 403
+    assert client.post(create, once(name="X")).status_code == 403
     client.force_login(cast["outsider"])
-    assert client.post(create, {"name": "X"}).status_code == 404
+    assert client.post(create, once(name="X")).status_code == 404
     client.force_login(cast["gm"])
-    response = client.post(create, {"name": "Le pont"})
+    response = client.post(create, once(name="Le pont"))
     created = Encounter.objects.get(name="Le pont")
     assert response["Location"] == url("console", created)
     assert Encounter.objects.count() == 2

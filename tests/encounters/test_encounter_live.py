@@ -13,6 +13,7 @@ from apps.encounters.models import Encounter
 from apps.encounters.steps import StaleVersion, lock_encounter
 from apps.systems.ew.sheet_spend import eclat_spend
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+from tests.submissions import once
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -259,7 +260,7 @@ def test_a_spend_from_a_sheet_wakes_the_screens_of_the_fights_the_character_is_i
 
     spend = client.post(
         reverse("characters:eclat_spend", args=[brandon.pk]),
-        {"note": "chance", "confirmed": "1"},
+        once({"note": "chance", "confirmed": "1"}),
         **HTMX,
     )
     assert spend.status_code == 200

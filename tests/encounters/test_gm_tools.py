@@ -64,7 +64,7 @@ def _order(encounter) -> list[str]:
     ]
 
 
-def _combatant(table, name) -> Combatant:
+def combatant_of(table, name) -> Combatant:
     return table["encounter"].combatants.get(character=table[name])
 
 
@@ -130,7 +130,7 @@ def test_the_tools_of_a_fighter_gone_say_so(client, table):
 
 
 def test_only_the_gm_opens_a_fighters_tools(client, table):
-    garnier = _combatant(table, "garnier")
+    garnier = combatant_of(table, "garnier")
     url = reverse("encounters:combatant_tools", args=[table["encounter"].pk, garnier.pk])
     client.force_login(table["player"])
     assert client.get(url, **HTMX).status_code == 403
@@ -144,7 +144,7 @@ def test_only_the_gm_opens_a_fighters_tools(client, table):
 
 
 def test_a_pool_correction_is_a_logged_undoable_step(client, table):
-    garnier = _combatant(table, "garnier")
+    garnier = combatant_of(table, "garnier")
     data = {"pool": "superficial_left", "value": 10, "reason": "coup oublié"}
     response = _post(client, table, "combatant_correct_pool", data, garnier.pk)
     assert response.status_code == 200
@@ -166,7 +166,7 @@ def test_a_pool_correction_is_a_logged_undoable_step(client, table):
     ],
 )
 def test_a_bad_correction_is_refused_next_to_its_field(client, table, data, field):
-    brandon = _combatant(table, "brandon")
+    brandon = combatant_of(table, "brandon")
     version = table["encounter"].version
     response = _post(client, table, "combatant_correct_pool", data, brandon.pk)
     assert response.status_code == 200
@@ -181,7 +181,7 @@ def test_a_bad_correction_is_refused_next_to_its_field(client, table, data, fiel
 
 
 def test_a_stale_correction_gets_the_409(client, table):
-    brandon = _combatant(table, "brandon")
+    brandon = combatant_of(table, "brandon")
     client.force_login(table["gm"])
     url = reverse("encounters:combatant_correct_pool", args=[table["encounter"].pk, brandon.pk])
     data = {"version": 1, "pool": "eclat", "value": 1, "reason": "x"}
@@ -308,7 +308,7 @@ def test_a_face_outside_the_die_is_refused_next_to_it(client, table, face):
 
 
 def test_the_table_view_shows_the_last_public_actions_without_secrets(client, table):
-    garnier = _combatant(table, "garnier")
+    garnier = combatant_of(table, "garnier")
     data = {"pool": "superficial_left", "value": 10, "reason": "coup oublié"}
     _post(client, table, "combatant_correct_pool", data, garnier.pk)
     _post(client, table, "next_turn", {})
@@ -332,7 +332,7 @@ TOOLS = [
 @pytest.mark.parametrize(("name", "with_combatant"), TOOLS)
 def test_only_the_gm_may_use_the_tools(client, table, name, with_combatant):
     encounter = table["encounter"]
-    args = [encounter.pk] + ([_combatant(table, "garnier").pk] if with_combatant else [])
+    args = [encounter.pk] + ([combatant_of(table, "garnier").pk] if with_combatant else [])
     url = reverse(f"encounters:{name}", args=args)
     data = {
         "version": encounter.version,
@@ -355,7 +355,7 @@ def test_only_the_gm_may_use_the_tools(client, table, name, with_combatant):
 
 
 def test_without_htmx_a_tool_goes_back_to_the_console(client, table):
-    garnier = _combatant(table, "garnier")
+    garnier = combatant_of(table, "garnier")
     data = {"pool": "superficial_left", "value": 99, "reason": "x"}
     response = _post(client, table, "combatant_correct_pool", data, garnier.pk, htmx=False)
     assert response.status_code == 302

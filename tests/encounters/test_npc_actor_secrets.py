@@ -280,6 +280,6 @@ def test_reinforcements_arrive_without_their_initiative_on_the_players_line():
     encounter = duel.encounter
     guard = ew_fighter(encounter.campaign, "Garde")
     post(as_user(duel.gm), "reinforce", encounter, {"character": guard.pk})
-    line = line_of(table_page(duel.player, encounter), "Renforts")
-    assert "Garde rejoignent" in line and "Garde (" not in line
-    assert "Garde (" in line_of(console_page(duel.gm, encounter), "Renforts")
+    line = line_of(table_page(duel.player, encounter), "Renfort")
+    assert "Garde rejoint" in line and "Garde (" not in line
+    assert "Garde (" in line_of(console_page(duel.gm, encounter), "Renfort")

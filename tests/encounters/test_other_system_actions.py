@@ -11,6 +11,7 @@ from tests.encounters.factories import (
     campaign_with_gm,
     ew_fighter,
 )
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -72,5 +73,5 @@ def test_a_sheets_spend_of_the_other_system_answers_404(client):
         pc = fighter(campaign, "Brandon", owner=player)
         client.force_login(player)
         url = reverse(f"characters:{url_name}", args=[pc.pk])
-        assert client.post(url, {"kind": "physical", "count": 1}).status_code == 404
-        assert client.post(url, {"note": "x"}, **HTMX).status_code == 404
+        assert client.post(url, once(kind="physical", count=1)).status_code == 404
+        assert client.post(url, once(note="x"), **HTMX).status_code == 404

@@ -7,6 +7,7 @@ from django.urls import reverse
 from apps.encounters import services
 from apps.encounters.models import Encounter
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -64,9 +65,10 @@ def test_adding_another_campaigns_character_says_why(client, fight):
     client.force_login(fight["gm"])
     encounter = fight["encounter"]
     url = reverse("encounters:combatants_add", args=[encounter.pk])
-    htmx = client.post(url, {"characters": [stranger.pk]}, **HTMX).text
+    data = {"characters": [stranger.pk], "version": encounter.version}
+    htmx = client.post(url, data, **HTMX).text
     assert 'class="field-error"' in htmx
-    plain = _followed(client, client.post(url, {"characters": [stranger.pk]}))
+    plain = _followed(client, client.post(url, data))
     assert "message-error" in plain and "Personnages" in plain
     assert "Étranger" not in plain and "Étranger" not in htmx
     assert encounter.combatants.count() == 2
@@ -87,7 +89,7 @@ def test_revealing_a_pc_says_why_nothing_happened(client):
     campaign = campaign_with_gm("ew")
     pc = ew_fighter(campaign, "Brandon", owner=add_player(campaign))
     client.force_login(campaign.memberships.get(role="gm").user)
-    page = _followed(client, client.post(reverse("characters:reveal", args=[pc.pk])))
+    page = _followed(client, client.post(reverse("characters:reveal", args=[pc.pk]), once()))
     assert "seul un PNJ se révèle" in page
 
 

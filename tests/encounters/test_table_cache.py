@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from apps.campaigns.models import Campaign
 from apps.characters.models import Character
-from apps.encounters import console, services
+from apps.encounters import services, table
 from apps.encounters.models import Encounter
 from apps.encounters.steps import bump_version
 from tests.accounts.factories import UserFactory
@@ -44,8 +44,8 @@ def renders(monkeypatch):
         count.append(1)
         return render(*args, **kwargs)
 
-    render = console.render_to_string
-    monkeypatch.setattr(console, "render_to_string", counted)
+    render = table.render_to_string
+    monkeypatch.setattr(table, "render_to_string", counted)
     return count
 
 
@@ -101,8 +101,8 @@ def test_the_gm_never_gets_the_cached_players_region(client, fight, monkeypatch)
         keys.append(key(request, encounter))
         return keys[-1]
 
-    key = console._table_body_key
-    monkeypatch.setattr(console, "_table_body_key", recorded)
+    key = table._table_body_key
+    monkeypatch.setattr(table, "_table_body_key", recorded)
     encounter, player = fight["encounter"], fight["players"][0]
     _region(client, encounter, player)
     versions, rendered_at, _html = cache.get(keys[0])
@@ -145,7 +145,7 @@ def test_a_cached_refresh_costs_two_queries(client, fight, django_assert_num_que
 def clock(monkeypatch):
     """The cache's clock, moved by hand (seconds)."""
     now = [1000.0]
-    monkeypatch.setattr(console.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(table.time, "monotonic", lambda: now[0])
     return now
 
 
@@ -158,11 +158,11 @@ def test_a_fresh_render_serves_a_phone_showing_no_newer_version(client, fight, r
     shown = encounter.version
     first = _region(client, encounter, player, shown=shown)
     _rename_garnier(fight, "Commissaire Garnier")
-    clock[0] += console.TABLE_BODY_REUSE_SECONDS / 2
+    clock[0] += table.TABLE_BODY_REUSE_SECONDS / 2
     again = _region(client, encounter, player, shown=shown)
     assert again.text == first.text and len(renders) == 1
     # A quarter of a second later, the same phone gets the new version.
-    clock[0] += console.TABLE_BODY_REUSE_SECONDS
+    clock[0] += table.TABLE_BODY_REUSE_SECONDS
     assert "Commissaire Garnier" in _region(client, encounter, player, shown=shown).text
     assert len(renders) == 2
 

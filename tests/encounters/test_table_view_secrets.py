@@ -1,7 +1,7 @@
 """Issue 12, point 2: what players see of a fight on the table view.
 
-A fight in preparation does not exist for players (404, page and idle check alike), as the
-campaign page does not list it. Once it runs, a combatant the GM left visible shows by name,
+A fight in preparation shows players only that it has not started (issue 29), and turns into
+the fight when it starts. Once it runs, a combatant the GM left visible shows by name,
 kind and state in words — whether or not its character was "revealed" on the campaign page;
 its sheet stays closed until then — and a hidden one does not show at all."""
 
@@ -40,14 +40,28 @@ def _start(fight):
     )
 
 
-def test_a_fight_in_preparation_answers_players_404(client, fight):
+def test_a_fight_in_preparation_waits_for_its_start_in_french_then_shows(client, fight):
+    """Issue 29: the table link opened before the start is a French page that says so —
+    nothing of the fight, neither its name nor who is in it — and follows the fight, which
+    it shows once the GM starts it."""
     encounter = fight["encounter"]
+    encounter.refresh_from_db()
     client.force_login(fight["player"])
     table = reverse("encounters:table", args=[encounter.pk])
     changes = reverse("encounters:changes", args=[encounter.pk])
-    assert client.get(table).status_code == 404
-    assert client.get(table, **HTMX).status_code == 404
-    assert client.get(changes, {"v": 0}).status_code == 404
+    for page in (client.get(table), client.get(table, **HTMX)):
+        assert page.status_code == 200
+        assert "Le combat n'a pas encore commencé" in page.text
+        assert 'id="table-body"' in page.text and "data-live" in page.text
+        for secret in ("Embuscade aux docks", "Commissaire Garnier", "Rôdeur", "Brandon"):
+            assert secret not in page.text
+    assert client.get(changes, {"v": encounter.version}).status_code == 204
+    _start(fight)
+    encounter.refresh_from_db()
+    assert client.get(changes, {"v": encounter.version - 1}).status_code == 200
+    region = client.get(table, **HTMX).text
+    assert "Embuscade aux docks" in region and "Commissaire Garnier" in region
+    assert "pas encore commencé" not in region and "Rôdeur" not in region
 
 
 def test_the_gm_still_opens_the_table_view_of_a_fight_in_preparation(client, fight):

@@ -4,7 +4,7 @@ import pytest
 
 from apps.rules import aethoria, ew
 from apps.systems import SYSTEMS, all_systems, get_system, system_of, system_of_rules
-from apps.systems.base import GameSystem
+from apps.systems.base import GameSystem, required_attributes
 from apps.systems.ew.system import EwSystem
 
 
@@ -54,3 +54,30 @@ def test_a_system_filling_every_hook_can():
 def test_a_feature_named_without_its_hook_cannot_load(flag, value, hook):
     with pytest.raises(TypeError, match=hook):
         type("HalfDone", (EwSystem,), {flag: value, hook: getattr(GameSystem, hook)})
+
+
+@pytest.mark.parametrize("attribute", ["code", "sheet_template", "live_pool_fields"])
+def test_a_system_without_an_attribute_the_contract_declares_cannot_be_made(attribute):
+    """Every hook filled but one attribute without a default left out: the start-up (which
+    makes every registered system) fails, naming it, instead of a request later."""
+    inherited = {name: getattr(EwSystem, name) for name in required_attributes()}
+    del inherited[attribute]
+    bare = type("Bare", (GameSystem,), {**vars_of_hooks(EwSystem), **inherited})
+    with pytest.raises(TypeError, match=attribute):
+        bare()
+
+
+def vars_of_hooks(system_class) -> dict:
+    """The hooks a system class fills (its methods), without its attributes."""
+    return {
+        name: value
+        for klass in reversed(system_class.__mro__[:-2])  # GameSystem, ABC and object left out
+        for name, value in vars(klass).items()
+        if callable(value) and not name.startswith("__")
+    }
+
+
+def test_the_contract_declares_the_attributes_a_system_must_set():
+    assert {"code", "label", "sheet_name", "initiative_sides", "creation_template"} <= set(
+        required_attributes()
+    )

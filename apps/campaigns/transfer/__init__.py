@@ -10,11 +10,12 @@ on an imported fight exactly as it did on the original.
 
 from .export import campaign_export, export_filename
 from .imports import ImportReport, campaign_import, parse_document
-from .values import FORMAT, MAX_BYTES, VERSION, ImportRefused
+from .values import FORMAT, MAX_BYTES, MAX_DEPTH, VERSION, ImportRefused, too_big
 
 __all__ = [
     "FORMAT",
     "MAX_BYTES",
+    "MAX_DEPTH",
     "VERSION",
     "ImportRefused",
     "ImportReport",
@@ -22,4 +23,5 @@ __all__ = [
     "campaign_import",
     "export_filename",
     "parse_document",
+    "too_big",
 ]

@@ -167,8 +167,9 @@ def campaign_export(campaign: Campaign) -> dict:
                     {
                         "key": combatant_keys[k.pk],
                         "character": character_keys.get(k.character_id),
-                        **_scalars(k, exclude=("state",)),
+                        **_scalars(k, exclude=("state", "conditions")),
                         "state": _rewrite_ids(k.state, convert),
+                        "conditions": _rewrite_ids(k.conditions, convert),
                     }
                     for k in combatants
                     if k.encounter_id == e.pk

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+from itertools import accumulate, repeat
+from operator import sub
 from typing import Any
 
 from django.db import DataError, IntegrityError, models, transaction
@@ -19,6 +22,7 @@ from ..models import Campaign, LogEntry, Membership, Role
 from .values import (
     FORMAT,
     MAX_BYTES,
+    MAX_DEPTH,
     VERSION,
     ImportRefused,
     _improved,
@@ -26,19 +30,44 @@ from .values import (
     _rewrite_changes,
     _rewrite_ids,
     _timestamps,
+    too_big,
 )
 
 # --- Import ----------------------------------------------------------------------------------
 
 
+# A JSON string (its escapes included): what the nesting count skips.
+JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# What the count keeps of the rest: an opening bracket counts 2, a closing one 0 (minus one
+# each, below: bytes are never negative).
+BRACKETS = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")
+NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[{]}")
+
+
+def nesting_depth(raw: bytes) -> int:
+    """How deep the lists and objects of a JSON text nest, read from its brackets outside
+    strings without parsing it: one pass, in C, whatever the depth."""
+    structure = JSON_STRING.sub(b"", raw).translate(BRACKETS, NOT_BRACKETS)
+    return max(accumulate(map(sub, structure, repeat(1))), default=0)
+
+
+def _no_constant(name: str):
+    # NaN and Infinity are not JSON, and no export writes them; Python's parser accepts them.
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse_document(raw: bytes) -> dict:
-    """The document in an uploaded file, or ImportRefused saying what is wrong with it."""
+    """The document in an uploaded file, or ImportRefused saying what is wrong with it. A
+    file bigger or nested deeper than any export is refused before it is parsed."""
     if len(raw) > MAX_BYTES:
-        raise ImportRefused(_("Ce fichier est trop gros pour une campagne."))
+        raise too_big()
+    if nesting_depth(raw) > MAX_DEPTH:
+        raise ImportRefused(
+            _("Ce fichier est trop imbriqué pour un export de campagne : rien n'a été importé.")
+        )
     try:
-        document = json.loads(raw.decode("utf-8"))
+        document = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
-        # RecursionError: lists nested deeper than the parser goes ("[" × 100 000).
         raise ImportRefused(_("Ce fichier n'est pas un export JSON lisible.")) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused(_("Ce fichier n'est pas un export de campagne Tablée."))
@@ -345,7 +374,7 @@ def _import_encounters(
         Combatant(
             encounter=encounter,
             character_id=character_ids[row["character"]],
-            **_load_scalars(Combatant, row, ("state",)),
+            **_load_scalars(Combatant, row, ("state", "conditions")),
         )
         for encounter, row in combatant_rows
     )
@@ -366,7 +395,9 @@ def _import_encounters(
 
     for (_encounter, row), combatant in zip(combatant_rows, combatants, strict=True):
         combatant.state = _rewrite_ids(row["state"], convert)
-    Combatant.objects.bulk_update(combatants, ["state"])
+        # A file exported before fighters had conditions has none.
+        combatant.conditions = _rewrite_ids(row.get("conditions", []), convert)
+    Combatant.objects.bulk_update(combatants, ["state", "conditions"])
     for encounter, row in zip(encounters, rows, strict=True):
         encounter.summary = _rewrite_ids(row["summary"], convert)
     Encounter.objects.bulk_update(encounters, ["summary"])

@@ -8,9 +8,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.apps import apps as django_apps
-from django.core.exceptions import FieldDoesNotExist
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from apps.systems import sheet_models
 from apps.systems.base import GameSystem
@@ -18,6 +19,11 @@ from apps.systems.base import GameSystem
 FORMAT = "tablee-campaign"
 VERSION = 1
 MAX_BYTES = 20 * 1024 * 1024
+# How deep a document's lists and objects may nest. An export goes 10 levels deep at most
+# (an ended fight's summary, in the events of its encounter); the rest leaves a system room
+# for a richer fight state. Deeper is no export: refused before it is parsed, since parsing
+# and rewriting it recurse.
+MAX_DEPTH = 20
 
 
 # Which local keys the rows named in events' ``changes`` get: a sheet shares its character's.
@@ -31,7 +37,14 @@ def change_keys() -> dict[str, str]:
 
 
 # Keys of the encounters' JSON whose integer values are ids.
-ID_FIELDS = {"combatant": "combatant", "aim_target": "combatant", "character": "character"}
+ID_FIELDS = {
+    "combatant": "combatant",
+    "aim_target": "combatant",
+    "character": "character",
+    # A condition's (``apps/encounters/conditions.py``): whose turn ends it, who put it.
+    "turn_of": "combatant",
+    "placed_by": "combatant",
+}
 
 
 def _improved(entry: dict, system: GameSystem) -> type[models.Model] | None:
@@ -49,6 +62,14 @@ class ImportRefused(Exception):
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
+
+
+def too_big() -> ImportRefused:
+    """The refusal of a file bigger than any export."""
+    return ImportRefused(
+        _("Ce fichier est trop gros pour un export de campagne (%(limit)s Mo au plus).")
+        % {"limit": MAX_BYTES // 2**20}
+    )
 
 
 # --- Plain values ----------------------------------------------------------------------------
@@ -72,17 +93,39 @@ def _scalars(obj: models.Model, exclude: Iterable[str] = ()) -> dict:
 
 
 def _load_scalars(model: type[models.Model], data: dict, exclude: Iterable[str] = ()) -> dict:
-    """The model's values from the document; every one must be there."""
+    """The model's values from the document; every one must be there, but one that a file
+    written before it existed lacks and that has a default (a character's kept conditions),
+    and be what the field stores (ValueError otherwise, as for any broken file)."""
     values = {}
     for field in _scalar_fields(model, exclude):
+        if field.name not in data and field.has_default():
+            values[field.name] = field.get_default()
+            continue
         value = data[field.name]
         if isinstance(field, models.DateTimeField) and value is not None:
             parsed = parse_datetime(value)
             if parsed is None:
                 raise ValueError(f"Bad date: {value!r}")
             value = parsed
-        values[field.name] = value
+        values[field.name] = _checked(field, value)
     return values
+
+
+def _checked(field: models.Field, value: Any) -> Any:
+    """The value as ``field`` would store it, within its range and choices: a file must not
+    store what no form could (a yes/no that is a list, a number past the column's range)."""
+    try:
+        value = field.to_python(value)
+        if value is None:
+            if not field.null:
+                raise ValueError(f"{field.name} may not be null")
+            return None
+        field.run_validators(value)
+    except ValidationError:
+        raise ValueError(f"Bad value for {field.name}") from None
+    if field.choices and value not in {choice for choice, _label in field.flatchoices}:
+        raise ValueError(f"{value!r} is not a choice of {field.name}")
+    return value
 
 
 def _timestamps(model: type[models.Model]) -> list[str]:

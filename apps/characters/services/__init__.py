@@ -8,7 +8,7 @@ lines they write) — and every public name importable from here. What a system'
 (its creation wizard's services) lives in its folder, ``apps/systems/<code>/``.
 """
 
-from .editing import lock_for_edit, log_edit, npc_copy
+from .editing import lock_for_edit, log_edit, notes_save, npc_copy
 from .pools import (
     OWN_UNDO_WINDOW,
     CharacterInUse,
@@ -30,6 +30,7 @@ __all__ = [
     "character_rest",
     "lock_for_edit",
     "log_edit",
+    "notes_save",
     "npc_copy",
     "own_undoable",
     "pools_of",

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User
 from apps.systems import system_of
 
+from .. import fights
 from ..models import Character, Kind
 from .journal import log_line
 
@@ -46,6 +47,17 @@ def npc_copy(*, template: Character, count: int = 1, name: str = "") -> list[Cha
         copies.append(copy)
     template.campaign.touch()
     return copies
+
+
+@transaction.atomic
+def notes_save(*, character: Character, form) -> None:
+    """Save the sheet's name, concept and notes (a valid ``NotesForm``): the campaign's pages
+    follow, and so do the fights the character is in when its name changed (their rows and
+    lines name it; an open console showed the old name until reloaded)."""
+    form.save()
+    character.campaign.touch()
+    if "name" in form.changed_data:
+        fights.follow([character.pk])
 
 
 # --- Editing (the GM) -------------------------------------------------------------------------

@@ -113,6 +113,17 @@ STANDING = "standing"
 OUT = "out"
 DEAD = "dead"
 
+# The table's usual conditions and what each adds to the bearer's rolls, in dice (house rule,
+# default: the rules count maluses in dice but give these none).
+DEFAULT_CONDITION_VALUES: tuple[tuple[str, int], ...] = (
+    ("étourdi", -1),
+    ("à terre", -1),
+    ("aveuglé", -3),
+    ("entravé", -2),
+    ("effrayé", -1),
+    ("à couvert", -2),
+)
+
 DEFAULT_DIFFICULTY_LADDER: tuple[tuple[str, int], ...] = (
     ("facile", 1),
     ("moyenne", 2),

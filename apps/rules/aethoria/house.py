@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from apps.rules.aethoria.constants import (
+    DEFAULT_CONDITION_VALUES,
     DEFAULT_DIFFICULTY_LADDER,
     DEFAULT_HIT_LOCATIONS,
     DEFAULT_RANGE_BAND_MALUS,
@@ -24,6 +25,7 @@ from apps.rules.errors import (
     InvalidValue,
     fr,
 )
+from apps.rules.requests import REQUEST_RULES
 
 # --- House rules ------------------------------------------------------------------------------
 
@@ -37,6 +39,7 @@ class AethoriaHouseRules:
     mental_fatigue_multiplier: int = 1  # mental fatigue = Concentration + Esprit
     much_lower_gap: int = 3  # "much lower" when successes <= difficulty - 3
     difficulty_ladder: tuple[tuple[str, int], ...] = DEFAULT_DIFFICULTY_LADDER
+    condition_values: tuple[tuple[str, int], ...] = DEFAULT_CONDITION_VALUES
     initiative_ties_by_adresse: bool = True
     initiative_reroll_each_round: bool = False
     parry_force_gap: int = 3  # no parry when attacker Force >= defender Force + 3
@@ -60,6 +63,12 @@ class AethoriaHouseRules:
     # A parry is a "jet de parade": the Parade skill. Option: the better of Parade and the
     # parrying weapon's own skill.
     parry_best_of_weapon_skill: bool = False
+    # Roll requests (issue #31): which rolls of a PC the console sends to its player by
+    # default, and whether a player sees their odds against an NPC.
+    requests_initiative: bool = True
+    requests_defence: bool = True
+    requests_attack: bool = False
+    odds_against_npcs: bool = True
 
     def __post_init__(self) -> None:
         bad = InvalidHouseRules
@@ -88,6 +97,7 @@ class AethoriaHouseRules:
             ("unpaid_fatigue_to_pv", fr("La fatigue impayée prise sur les PV")),
             ("ones_always_succeed", fr("Un 1 réussit toujours")),
             ("parry_best_of_weapon_skill", fr("La parade au meilleur de Parade et de l'arme")),
+            *REQUEST_RULES,
         ):
             require_bool(getattr(self, name), field=name, label=label, error=bad)
         require_labelled_values(
@@ -97,6 +107,15 @@ class AethoriaHouseRules:
             low=0,
             high=100,
             error=bad,
+        )
+        require_labelled_values(
+            self.condition_values,
+            field="condition_values",
+            label=fr("Les états de la table"),
+            low=-20,
+            high=20,
+            error=bad,
+            allow_empty=True,
         )
         require_labelled_values(
             self.range_band_malus,
@@ -147,6 +166,7 @@ class AethoriaHouseRules:
         for name in self.__dataclass_fields__:
             data[name] = getattr(self, name)
         data["difficulty_ladder"] = [[label, value] for label, value in self.difficulty_ladder]
+        data["condition_values"] = [[label, value] for label, value in self.condition_values]
         data["range_band_malus"] = dict(self.range_band_malus)
         data["hit_locations"] = [[low, high, loc] for low, high, loc in self.hit_locations]
         data["instant_death_locations"] = list(self.instant_death_locations)
@@ -162,6 +182,13 @@ class AethoriaHouseRules:
             known["difficulty_ladder"] = tuples_from_json(
                 known["difficulty_ladder"],
                 field="difficulty_ladder",
+                size=2,
+                error=InvalidHouseRules,
+            )
+        if "condition_values" in known:
+            known["condition_values"] = tuples_from_json(
+                known["condition_values"],
+                field="condition_values",
                 size=2,
                 error=InvalidHouseRules,
             )

@@ -49,9 +49,11 @@ class AethoriaInitiativeRoll:
     adresse: int
     roll: int
     draw: int = 0
+    modifier: int = 0  # situational (a condition), added to the d20
 
     def __post_init__(self) -> None:
         check_d20(self.roll, field="roll")
+        require_int(self.modifier, field="modifier", label=fr("Le modificateur"))
         check_characteristic(self.adresse, "adresse", exceptional=True)
         if not is_int(self.draw):
             raise InvalidInitiative(fr("Le tirage de départage doit être un entier."), field="draw")
@@ -64,7 +66,7 @@ def initiative_order(
     return order_by_initiative(
         rolls,
         key=lambda r: r.key,
-        total=lambda r: r.roll,
+        total=lambda r: r.roll + r.modifier,
         tie=(lambda r: r.adresse) if house.initiative_ties_by_adresse else None,
         draw=lambda r: r.draw,
     )

@@ -49,14 +49,16 @@ class EwInitiativeRoll:
     com: int
     roll: int
     draw: int = 0  # stored random tie-break, so the order does not change on reload
+    modifier: int = 0  # situational (a condition), added like any modifier
     total: int = field(init=False)
 
     def __post_init__(self) -> None:
         check_d10(self.roll, field="roll")
         require_int(self.com, field="com", label=fr("Le score de combat"), low=0)
+        require_int(self.modifier, field="modifier", label=fr("Le modificateur"))
         if not is_int(self.draw):
             raise InvalidInitiative(fr("Le tirage de départage doit être un entier."), field="draw")
-        object.__setattr__(self, "total", self.roll + self.com)
+        object.__setattr__(self, "total", self.roll + self.com + self.modifier)
 
 
 def initiative_order(

@@ -75,6 +75,17 @@ PER_LEVEL = "per_level"
 PROGRESSIVE = "progressive"
 SPECIALTY_COST_MODES = (PER_LEVEL, PROGRESSIVE)
 
+# The table's usual conditions and what each adds to the bearer's NA (house rule, default:
+# the rules count any situational modifier on NA but give these none).
+DEFAULT_CONDITION_VALUES: tuple[tuple[str, int], ...] = (
+    ("étourdi", -2),
+    ("à terre", -2),
+    ("aveuglé", -4),
+    ("entravé", -2),
+    ("effrayé", -2),
+    ("à couvert", -2),
+)
+
 DEFAULT_DIFFICULTY_LADDER: tuple[tuple[str, int], ...] = (
     ("très facile", 4),
     ("facile", 6),

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from apps.rules.checks import (
+    Problem,
     is_int,
     require_choice,
     require_int,
@@ -99,21 +100,6 @@ class EwCreation:
     traits: tuple[TraitChoice, ...] = ()
     powers: tuple[PowerChoice, ...] = ()
     aptitudes: tuple[AptitudeChoice, ...] = ()
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One broken creation rule, naming the input field it concerns.
-
-    Like a `RulesError`, it keeps the French format string (`template`, marked with `fr`) and
-    `params` its message was built from, for the app to translate; the app's own problems
-    leave them empty (their message is already in the viewer's language)."""
-
-    field: str
-    code: str
-    message: str
-    template: str = ""
-    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 def _problem(field_name: str, code: str, template: str, **params: Any) -> Problem:

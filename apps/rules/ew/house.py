@@ -19,12 +19,14 @@ from apps.rules.errors import (
     fr,
 )
 from apps.rules.ew.constants import (
+    DEFAULT_CONDITION_VALUES,
     DEFAULT_DIFFICULTY_LADDER,
     PER_LEVEL,
     ROUNDINGS,
     SPECIALTY_COST_MODES,
 )
 from apps.rules.ew.table import ResolutionTable, _check_grid
+from apps.rules.requests import REQUEST_RULES
 
 # --- House rules ------------------------------------------------------------------------------
 
@@ -37,6 +39,7 @@ class EwHouseRules:
     generation_points: int = 36
     specialty_cost_mode: str = PER_LEVEL
     difficulty_ladder: tuple[tuple[str, int], ...] = DEFAULT_DIFFICULTY_LADDER
+    condition_values: tuple[tuple[str, int], ...] = DEFAULT_CONDITION_VALUES
     initiative_ties_by_com: bool = True
     extra_action_malus: int = -4
     total_defence_bonus: int = 2
@@ -46,6 +49,12 @@ class EwHouseRules:
     xp_power_factor: int = 2
     xp_eclat_cost: int = 1
     resolution_grid: tuple[tuple[int, ...], ...] | None = None  # None = the default formula
+    # Roll requests (issue #31): which rolls of a PC the console sends to its player by
+    # default, and whether a player sees their odds against an NPC.
+    requests_initiative: bool = True
+    requests_defence: bool = True
+    requests_attack: bool = False
+    odds_against_npcs: bool = True
 
     def __post_init__(self) -> None:
         bad = InvalidHouseRules
@@ -73,12 +82,23 @@ class EwHouseRules:
             high=100,
             error=bad,
         )
+        require_labelled_values(
+            self.condition_values,
+            field="condition_values",
+            label=fr("Les états de la table"),
+            low=-20,
+            high=20,
+            error=bad,
+            allow_empty=True,
+        )
         require_bool(
             self.initiative_ties_by_com,
             field="initiative_ties_by_com",
             label=fr("Le départage par le combat"),
             error=bad,
         )
+        for name, label in REQUEST_RULES:
+            require_bool(getattr(self, name), field=name, label=label, error=bad)
         require_int(
             self.extra_action_malus,
             field="extra_action_malus",
@@ -116,6 +136,7 @@ class EwHouseRules:
             "generation_points": self.generation_points,
             "specialty_cost_mode": self.specialty_cost_mode,
             "difficulty_ladder": [[label, value] for label, value in self.difficulty_ladder],
+            "condition_values": [[label, value] for label, value in self.condition_values],
             "initiative_ties_by_com": self.initiative_ties_by_com,
             "extra_action_malus": self.extra_action_malus,
             "total_defence_bonus": self.total_defence_bonus,
@@ -127,6 +148,7 @@ class EwHouseRules:
             "resolution_grid": (
                 None if self.resolution_grid is None else [list(r) for r in self.resolution_grid]
             ),
+            **{name: getattr(self, name) for name, _label in REQUEST_RULES},
         }
 
     @classmethod
@@ -139,6 +161,10 @@ class EwHouseRules:
         if "difficulty_ladder" in known:
             known["difficulty_ladder"] = tuples_from_json(
                 known["difficulty_ladder"], field="difficulty_ladder", size=2, error=bad
+            )
+        if "condition_values" in known:
+            known["condition_values"] = tuples_from_json(
+                known["condition_values"], field="condition_values", size=2, error=bad
             )
         if known.get("resolution_grid") is not None:
             known["resolution_grid"] = ResolutionTable.from_grid(known["resolution_grid"]).grid

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from apps.encounters.console import LogLine, StepDone, ends_the_round_early, fighter_rows
-from apps.encounters.log import describe
+from apps.encounters.kit import (
+    Fight,
+    LogLine,
+    StepDone,
+    describe,
+    ends_the_round_early,
+    fighter_rows,
+)
 from apps.encounters.models import Event
-from apps.encounters.steps import Fight
 from apps.rules import aethoria
 
 from .effects import pending_effects
+from .fatigue import offers_attack_fatigue
 from .panel import roll_result
-from .roll_forms import AethoriaAttackFatigueForm
 from .state import FighterState
 
 
@@ -45,11 +50,10 @@ def _panel_cards(state: dict | None) -> tuple:
 
 def attack_answer_context(event: Event, fight: Fight) -> dict:
     """The fragments' context: the two rows, the log line, undo and redo, the roll's result,
-    its severe effects to decide and the offer of fatigue dice after its rolls."""
+    its severe effects to decide and the offer of fatigue dice after its rolls (folded)."""
     encounter = fight.encounter  # the step's locked instance: version, round, turn are new
     house = encounter.campaign.house()
     fighters = sorted(fight.fighters.values(), key=lambda c: (c.position, c.pk))
-    fatigue = AethoriaAttackFatigueForm(initial={"version": encounter.version}, event=event)
     return {
         "encounter": encounter,
         "campaign": encounter.campaign,
@@ -62,7 +66,8 @@ def attack_answer_context(event: Event, fight: Fight) -> dict:
         "can_redo": False,
         "roll": roll_result(event),
         "pending_effects": pending_effects([event]),
-        "attack_fatigue": fatigue if fatigue.options else None,
+        # The offer of fatigue dice, folded: its form and odds load when opened.
+        "attack_fatigue_offer": event if offers_attack_fatigue(event.data) else None,
         # A doué's spell form was there too: gone with the turn's one action.
         "spell_form": fight.acting.character.aethoria.magic_type == aethoria.DOUE,
         "live_url": reverse("encounters:changes", args=[encounter.pk]),

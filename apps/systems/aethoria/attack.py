@@ -13,14 +13,15 @@ from dataclasses import asdict, dataclass, replace
 from django.db import transaction
 from django.utils.translation import gettext
 
-from apps.encounters.models import Event, Status
-from apps.encounters.steps import (
+from apps.encounters.kit import (
     EncounterError,
     Fight,
     Step,
+    close_request,
     lock_fight,
     require_status,
 )
+from apps.encounters.models import Combatant, Event, Status
 from apps.rules import aethoria
 from apps.rules.errors import RulesError
 from apps.systems import get_system
@@ -65,6 +66,9 @@ class BlowFaces:
     damage: tuple[int, ...] | None = None
     defence_fatigue: tuple[int, ...] | None = None
     damage_fatigue: tuple[int, ...] | None = None
+    # ``damage`` holds the weapon's own dice only, the bonus dice of extra successes are the
+    # app's: a player's phone types the damage before knowing whether (and how well) it lands.
+    damage_bonus_by_app: bool = False
 
 
 @transaction.atomic
@@ -86,10 +90,16 @@ def aethoria_attack(
 
 
 def aethoria_attack_step(
-    fight: Fight, *, by, choice: AttackChoice, faces: tuple[BlowFaces, ...] = ()
+    fight: Fight,
+    *,
+    by,
+    choice: AttackChoice,
+    faces: tuple[BlowFaces, ...] = (),
+    request_of: Combatant | None = None,
 ) -> Event:
     """``aethoria_attack`` on a fight already locked with its two fighters (``lock_fight``),
-    in the caller's transaction: the gear of those two only is read."""
+    in the caller's transaction: the gear of those two only is read. ``request_of``: the
+    fighter whose player answered this attack's request (its defence), closed in this step."""
     encounter = fight.encounter
     require_status(encounter, Status.RUNNING)
     _check_attacker(fight, choice.attacker_id)
@@ -101,6 +111,7 @@ def aethoria_attack_step(
     attacker, target = plan.attacker, plan.target
     a_sheet, t_sheet = attacker.character.aethoria, target.character.aethoria
     _check_no_defence_faces(plan, faces)
+    _check_weapon_damage_faces(plan, faces)
     bag = DiceBag()
     step = Step(
         encounter,
@@ -131,6 +142,8 @@ def aethoria_attack_step(
         raise rules_refusal(error) from error
     blows = [_blow_json(blow, row) for blow, row in zip(plan.blows, result.blows, strict=True)]
     a_pools, t_pools = result.attacker_pools, result.target_pools
+    if request_of is not None:
+        close_request(step, request_of)
     set_pools(step, a_sheet, a_pools)
     set_pools(step, t_sheet, t_pools)
     step.set(attacker, "state", plan.attacker_state)
@@ -158,6 +171,7 @@ def aethoria_attack_step(
             "choice": choice.remembered(),
             "dead": result.dead,
             "out": result.out,
+            "asked": request_of.character.name if request_of is not None else "",
         }
     )
 
@@ -178,6 +192,19 @@ def _check_no_defence_faces(plan: AttackPlan, faces: tuple[BlowFaces, ...]) -> N
             raise EncounterError(
                 gettext("Pas de défense choisie : laissez ses dés vides."),
                 f"defence_faces{('', '2')[index]}",
+            )
+
+
+def _check_weapon_damage_faces(plan: AttackPlan, faces: tuple[BlowFaces, ...]) -> None:
+    """Damage faces typed before the roll (``damage_bonus_by_app``) are checked before it:
+    a wrong count refused after the dice would tell whether the blow landed."""
+    for index, (blow, typed) in enumerate(zip(plan.blows, faces, strict=False)):
+        typed_count = len(typed.damage) if typed.damage is not None else None
+        if typed.damage_bonus_by_app and typed_count not in (None, blow.weapon.dice):
+            raise EncounterError(
+                gettext("Dégâts : il faut exactement %(count)s d10 (reçu : %(received)s).")
+                % {"count": blow.weapon.dice, "received": typed_count},
+                f"damage_faces{('', '2')[index]}",
             )
 
 
@@ -220,6 +247,9 @@ def _faces_source(bag: DiceBag, faces: tuple[BlowFaces, ...], plan: AttackPlan):
         if not first_only:
             field += ("", "2")[asked.blow]
         label = _roll_label(asked, plan)
+        if name == "damage" and typed.damage_bonus_by_app and value is not None:
+            own = bag.take(value, asked.count - asked.bonus, asked.sides, field, label)
+            return own + bag.take(None, asked.bonus, asked.sides, field, label)
         return bag.take(value, asked.count, asked.sides, field, label)
 
     return take

@@ -10,14 +10,13 @@ from fractions import Fraction
 from django.utils.translation import gettext
 
 from apps.core.refusals import rules_message
-from apps.encounters.fighters import is_dead, is_out
+from apps.encounters.kit import EncounterError, Modifier, Roll, is_dead, is_out, situational
 from apps.encounters.models import Combatant, Encounter
-from apps.encounters.steps import (
-    EncounterError,
-)
 from apps.rules import aethoria
 from apps.rules.errors import RulesError
+from apps.systems import system_of
 
+from .conditions import encumbered
 from .defences import NO_DEFENCE, PARRY, DefencePlan, held_items, plan_defence
 from .fighters import (
     armour_of,
@@ -120,6 +119,7 @@ class AttackPlan:
     prefer_location: str
     keep: int
     convert: bool  # extra net successes become damage dice (else kept for a capability)
+    situation: Situation
 
 
 def blow_odds(
@@ -210,7 +210,8 @@ def plan_attack(
         if prefer:
             aethoria.check_location(prefer, house)
         locations = cibler_probabilities(house, prefer)
-        odds_of = _OddsInputs(rd, locations, covered, convert, house)
+        situation = Situation.of(encounter, attacker, target)
+        odds_of = _OddsInputs(rd, locations, covered, convert, house, situation)
         blows = [
             _blow(
                 index,
@@ -251,6 +252,7 @@ def plan_attack(
         prefer_location=prefer,
         keep=choice.keep,
         convert=convert,
+        situation=situation,
     )
 
 
@@ -344,6 +346,31 @@ def _target_turn(target: Combatant, t_sheet, choice: AttackChoice, defences, hou
 
 
 @dataclass(frozen=True)
+class Situation:
+    """What the situation adds to the attack's rolls (``kit.situational``: the fighters'
+    conditions, then the system's hook), named for the odds line; in dice."""
+
+    attack: tuple[Modifier, ...] = ()
+    defence: tuple[Modifier, ...] = ()
+    damage: tuple[Modifier, ...] = ()
+    encumbered: bool = False  # the target bears "encombré": its dodge takes the rule's malus
+
+    @classmethod
+    def of(cls, encounter: Encounter, attacker: Combatant, target: Combatant) -> Situation:
+        system = system_of(encounter.campaign)
+        return cls(
+            tuple(situational(system, attacker, Roll.ATTACK, against=target)),
+            tuple(situational(system, target, Roll.DEFENCE, against=attacker)),
+            tuple(situational(system, attacker, Roll.DAMAGE, against=target)),
+            encumbered(target),
+        )
+
+    @staticmethod
+    def values(modifiers: tuple[Modifier, ...]) -> list[int]:
+        return [m.value for m in modifiers]
+
+
+@dataclass(frozen=True)
 class _OddsInputs:
     """What every blow's odds share: the target's armour, the locations, the cover."""
 
@@ -352,6 +379,7 @@ class _OddsInputs:
     covered: tuple[str, ...]
     convert: bool
     house: aethoria.AethoriaHouseRules
+    situation: Situation
 
 
 def _blow(
@@ -372,10 +400,11 @@ def _blow(
     """One blow of the attack (the second is an attaque double's second weapon)."""
     house = odds_of.house
     first = index == 0
+    situation = odds_of.situation
     attack = aethoria.attack_roll(
         rank_of(a_sheet, skill_id=weapon.skill_id),
         a_sheet.adresse,
-        [choice.modifier] if choice.modifier else [],
+        [*([choice.modifier] if choice.modifier else []), *situation.values(situation.attack)],
         action=action,
         range_band=(choice.range_band or None) if ranged else None,
         aim_bonus=aim_bonus,
@@ -387,15 +416,19 @@ def _blow(
         defence = plan_defence(
             defences[index],
             choice.parry_with if first else choice.parry_with2,
-            maluses[index],
+            [*([maluses[index]] if maluses[index] else []), *situation.values(situation.defence)],
             attacker_sheet=a_sheet,
             target_sheet=t_sheet,
             choice=choice,
             house=house,
             field="parry_with" if first else "parry_with2",
+            encumbered=situation.encumbered,
         )
+    # The engine adds dice to a damage roll, it takes none away: a malus there is the
+    # system's to say otherwise (by armour, by a condition's own rule).
+    bonus = max(0, sum(situation.values(situation.damage)))
     damage = aethoria.damage_roll(
-        rules_weapon, a_sheet.force, 0, second_weapon=index == 1, house=house
+        rules_weapon, a_sheet.force, bonus, second_weapon=index == 1, house=house
     )
     odds = blow_odds(
         attack.dice + (choice.fatigue if first else 0),

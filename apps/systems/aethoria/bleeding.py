@@ -10,9 +10,8 @@ from dataclasses import replace
 from django.db import transaction
 from django.utils.translation import gettext
 
+from apps.encounters.kit import EncounterError, Step, combatant_of, lock_encounter, require_status
 from apps.encounters.models import Combatant, Encounter, Event, Status
-from apps.encounters.services import _combatant
-from apps.encounters.steps import EncounterError, Step, lock_encounter, require_status
 from apps.rules import aethoria
 from apps.systems.base import RowTool
 
@@ -56,7 +55,7 @@ def aethoria_treat_bleeding(
     """Someone stops a fighter's bleeding (bandages, a healing spell): it loses no more PV."""
     encounter = lock_encounter(encounter_id, version, fighters=False)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
-    combatant = _combatant(encounter, combatant_id)
+    combatant = combatant_of(encounter, combatant_id)
     state = FighterState.of(combatant)
     if not state.bleeding:
         raise EncounterError(gettext("Ce combattant ne saigne pas."), "combatant")

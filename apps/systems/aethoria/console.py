@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 
 from apps.characters.bars import Bar
 from apps.characters.models import AethoriaSkillRank
+from apps.encounters.kit import load_combatants
 from apps.encounters.models import Combatant, Encounter
-from apps.encounters.services import load_combatants
 from apps.rules import aethoria
 
 from .log import location_words
@@ -33,11 +33,15 @@ def fighter_row(
         notes.append(_("vise") if not turn.aim_ready else _("visée prête (+3 dés)"))
     if turn.prepared:
         notes.append(_("action préparée : %(what)s") % {"what": turn.prepared.description})
-    if state.bleeding:
-        notes.append(_("saigne"))
-    for effect in state.effects:
-        notes.append(effect_words(effect))
-    return bars, notes
+    return bars, notes + lasting_notes(combatant, state)
+
+
+def lasting_notes(combatant: Combatant, state: FighterState | None = None) -> list[str]:
+    """The lasting effects the GM confirmed (bleeding, a fracture), in words: the console's
+    row and the players' table say them alike."""
+    state = state or FighterState.of(combatant)
+    notes = [_("saigne")] if state.bleeding else []
+    return notes + [effect_words(effect) for effect in state.effects]
 
 
 def effect_words(effect: dict) -> str:

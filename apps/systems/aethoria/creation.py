@@ -15,7 +15,8 @@ from apps.characters import fights
 from apps.characters.models import AethoriaSheet, AethoriaSkillRank, Character, Kind, MagicType
 from apps.characters.services import lock_for_edit, log_edit
 from apps.core.refusals import rules_message
-from apps.rules import aethoria, ew
+from apps.rules import aethoria
+from apps.rules.checks import Problem
 from apps.rules.errors import InvalidCharacteristic, InvalidCreation, InvalidSkillRank
 
 # The characteristics a player chooses (the others are derived from them).
@@ -42,49 +43,46 @@ class AethoriaChoices:
     shield: Any = None
     armour_pieces: list[Any] = field(default_factory=list)
 
-    def problems(self) -> list[ew.Problem]:
+    def problems(self) -> list[Problem]:
         """Every broken rule, in the engine's Problem shape (field, code, message)."""
-        problems: list[ew.Problem] = []
+        problems: list[Problem] = []
         for name in BASE_CHARACTERISTICS:
             try:
                 aethoria.check_characteristic(
                     getattr(self, name), name, exceptional=self.exceptional
                 )
             except InvalidCharacteristic as error:
-                problems.append(ew.Problem(name, error.code, rules_message(error)))
+                problems.append(Problem(name, error.code, rules_message(error)))
         problems += self._magic_problems()
         for index, (skill, rank) in enumerate(self.skills):
             try:
                 aethoria.check_skill_rank(rank, f"skills.{index}")
             except InvalidSkillRank as error:
-                problems.append(
-                    ew.Problem(
-                        f"skill_{skill.pk}", error.code, f"{skill.name} : {rules_message(error)}"
-                    )
-                )
+                # Said under the skill's own input, which names it.
+                problems.append(Problem(f"skill_{skill.pk}", error.code, rules_message(error)))
         return problems
 
-    def _magic_problems(self) -> list[ew.Problem]:
+    def _magic_problems(self) -> list[Problem]:
         """A non-mage has no Pouvoir; a mage's is checked, a doué has a domain, a marqué a
         god (whose Pouvoir is theirs)."""
         if self.magic_type == MagicType.NONE:
             if self.pouvoir in (0, None):
                 return []
             message = _("Seuls les mages (doués ou marqués) ont une valeur de Pouvoir.")
-            return [ew.Problem("pouvoir", "not_a_mage", message)]
-        problems: list[ew.Problem] = []
+            return [Problem("pouvoir", "not_a_mage", message)]
+        problems: list[Problem] = []
         if self.magic_type == MagicType.MARQUE and self.god is not None:
             self.pouvoir = self.god.pouvoir  # a marqué's Pouvoir is set by the god
         try:
             aethoria.check_characteristic(self.pouvoir, "pouvoir", exceptional=self.exceptional)
         except InvalidCharacteristic as error:
-            problems.append(ew.Problem("pouvoir", error.code, rules_message(error)))
+            problems.append(Problem("pouvoir", error.code, rules_message(error)))
         if self.magic_type == MagicType.DOUE and self.domain is None:
             message = _("Un doué a un domaine de magie : choisissez-le.")
-            problems.append(ew.Problem("domain", "required", message))
+            problems.append(Problem("domain", "required", message))
         if self.magic_type == MagicType.MARQUE and self.god is None:
             message = _("Un marqué porte la marque d'un dieu.")
-            problems.append(ew.Problem("god", "required", message))
+            problems.append(Problem("god", "required", message))
         return problems
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from apps.encounters.steps import EncounterError
+from apps.encounters.kit import EncounterError, is_out
 
 from .attack_plan import AttackChoice, plan_attack
 from .defences import DODGE, NO_DEFENCE, PARRY
 from .events import ATTACK_EVENT
+from .turns import aethoria_turn_state
 
 
 def last_target(recent: list, attacker) -> int | None:
@@ -95,3 +96,21 @@ def best_defence(form, weapon_id: int | None, parry_items: list) -> dict:
     if len(items) == 1:
         initial = {"parry_with": items[0], **initial}
     return initial
+
+
+def could_not_defend(former, house) -> bool:
+    """Whether the target a form was drawn for could not defend at all (out of the fight, no
+    defence left this turn): its "aucune" defence was forced, not chosen, and a new target
+    gets its own best defence."""
+    return is_out(former, house) or aethoria_turn_state(former).defences <= 0
+
+
+def defence_for_new_target(form, target, former, weapon_id, parry_items: list, house) -> dict:
+    """A posted form's defence redrawn for a new target: none when it cannot defend, its best
+    when the former one could not (its "aucune" was forced); {} otherwise (the GM's choice
+    stands, and the rules say if it does not hold)."""
+    if could_not_defend(target, house):
+        return {"defence": NO_DEFENCE}
+    if former is None or not could_not_defend(former, house):
+        return {}
+    return best_defence(form, weapon_id, parry_items)

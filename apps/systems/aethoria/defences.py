@@ -10,9 +10,7 @@ from typing import TYPE_CHECKING
 from django.utils.translation import gettext
 
 from apps.core.refusals import rules_message
-from apps.encounters.steps import (
-    EncounterError,
-)
+from apps.encounters.kit import EncounterError
 from apps.rules import aethoria
 from apps.rules.errors import RulesError
 
@@ -73,15 +71,17 @@ def held_items(sheet) -> list[aethoria.AethoriaWeapon]:
 def plan_defence(
     kind: str,
     parry_with: str,
-    malus: int,
+    modifiers: list[int],
     *,
     attacker_sheet,
     target_sheet,
     choice: AttackChoice,
     house,
     field: str,
+    encumbered: bool = False,
 ) -> DefencePlan:
-    modifiers = [malus] if malus else []
+    """A defence's roll. ``encumbered``: the defender bears the rules' "encombré" (its dodge
+    takes the malus as if the GM had ticked it on the form)."""
     try:
         return _defence_roll(
             kind,
@@ -92,6 +92,7 @@ def plan_defence(
             choice=choice,
             house=house,
             field=field,
+            encumbered=encumbered or choice.encumbered,
         )
     except RulesError as error:
         message = rules_message(error)
@@ -101,12 +102,12 @@ def plan_defence(
 
 
 def _defence_roll(
-    kind, parry_with, modifiers, *, attacker_sheet, target_sheet, choice, house, field
+    kind, parry_with, modifiers, *, attacker_sheet, target_sheet, choice, house, field, encumbered
 ) -> DefencePlan:
     if kind == DODGE:
         spec = aethoria.dodge_roll(
             rank_of(target_sheet, kind="dodge"),
-            encumbered=choice.encumbered,
+            encumbered=encumbered,
             modifiers=modifiers,
             rank_zero_allowed=choice.rank_zero_allowed,
             house=house,

@@ -6,11 +6,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from apps.encounters.kit import EncounterError, Step
 from apps.encounters.models import DiceSource
-from apps.encounters.steps import (
-    EncounterError,
-    Step,
-)
 from apps.rules import aethoria
 from apps.rules.dice import D10, SecureDice, check_faces
 from apps.rules.errors import RulesError

@@ -9,14 +9,8 @@ from dataclasses import replace
 from django.db import transaction
 from django.utils.translation import gettext
 
+from apps.encounters.kit import EncounterError, Step, combatant_of, lock_encounter, require_status
 from apps.encounters.models import Encounter, Event, Status
-from apps.encounters.services import _combatant
-from apps.encounters.steps import (
-    EncounterError,
-    Step,
-    lock_encounter,
-    require_status,
-)
 from apps.rules import aethoria
 
 from .events import ATTACK_EVENT, ATTACK_FATIGUE_EVENT, EFFECT_EVENT
@@ -50,18 +44,31 @@ def pending_effects(events) -> list[dict]:
                         "location": blow["outcome"]["location"],
                         "where": location_words(blow["outcome"]["location"]),
                         "target": event.data["target"],
+                        "source": blow_words(event, index, len(blows)),
                     }
                 )
     return pending
+
+
+def blow_words(event: Event, index: int, count: int) -> str:
+    """The blow that proposed an effect ("coup de Ysolde, round 2"), so that two proposals
+    alike (the same effect on the same target and location) are told apart."""
+    words = {"attacker": event.data.get("attacker", ""), "round": event.round}
+    if count > 1:
+        words |= {"n": index + 1, "count": count}
+        return gettext("coup %(n)s sur %(count)s de %(attacker)s, round %(round)s") % words
+    return gettext("coup de %(attacker)s, round %(round)s") % words
 
 
 def undecided_effects(encounter: Encounter) -> list[dict]:
     """The severe effects still proposed when a fight ends — neither confirmed nor
     dismissed — as the summary keeps them: whom, which effect, where (keys, put in words
     when shown)."""
-    events = encounter.events.filter(
-        undone=False, kind__in=(ATTACK_EVENT, EFFECT_EVENT, ATTACK_FATIGUE_EVENT)
-    ).order_by("-sequence")
+    events = (
+        encounter.events.standing()
+        .of_kind(ATTACK_EVENT, EFFECT_EVENT, ATTACK_FATIGUE_EVENT)
+        .order_by("-sequence")
+    )
     return [
         {"target": pending["target"], "effect": pending["effect"], "location": pending["location"]}
         for pending in pending_effects(events)
@@ -75,19 +82,21 @@ def aethoria_effect(
     """The GM confirms (or dismisses) the severe effect an attack proposed."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
-    attack = encounter.events.filter(pk=event_id, kind=ATTACK_EVENT, undone=False).first()
+    attack = encounter.events.standing().filter(pk=event_id, kind=ATTACK_EVENT).first()
     blows = current_blows(encounter, attack) if attack else []
     if attack is None or not 0 <= blow < len(blows):
         raise EncounterError(gettext("Aucun effet grave à décider pour ce coup."), "event")
     effect = blows[blow].get("severe", aethoria.NO_EFFECT)
-    already = encounter.events.filter(
-        kind=EFFECT_EVENT, undone=False, data__of=attack.sequence, data__blow=blow
-    ).exists()
+    already = (
+        encounter.events.standing()
+        .filter(kind=EFFECT_EVENT, data__of=attack.sequence, data__blow=blow)
+        .exists()
+    )
     if effect == aethoria.NO_EFFECT or already:
         raise EncounterError(gettext("Cet effet a déjà été décidé."), "event")
     if attack.target_id is None:
         raise EncounterError(gettext("Ce combattant ne fait plus partie de la rencontre."), "event")
-    target = _combatant(encounter, attack.target_id)
+    target = combatant_of(encounter, attack.target_id)
     house = encounter.campaign.house()
     location = blows[blow]["outcome"]["location"]
     step = Step(encounter, EFFECT_EVENT, by, actor=target, public=attack.public)
@@ -121,7 +130,8 @@ def aethoria_effect(
 def current_blows(encounter: Encounter, attack: Event) -> list[dict]:
     """The attack's blows as its latest fatigue-after-the-roll revision resolved them."""
     revision = (
-        encounter.events.filter(kind=ATTACK_FATIGUE_EVENT, undone=False, data__of=attack.sequence)
+        encounter.events.standing()
+        .filter(kind=ATTACK_FATIGUE_EVENT, data__of=attack.sequence)
         .order_by("-sequence")
         .first()
     )

@@ -8,23 +8,24 @@ from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
+from apps.encounters.kit import EncounterError, Step, combatant_of, lock_encounter, require_status
 from apps.encounters.models import Encounter, Event, Status
-from apps.encounters.services import _combatant
-from apps.encounters.steps import (
-    EncounterError,
-    Step,
-    lock_encounter,
-    require_status,
-)
 from apps.rules import aethoria
 from apps.rules.dice import D10
 from apps.rules.errors import RulesError
 
 from .attack import attack_outcome
 from .dice import DiceBag, roll_from_json, roll_json, set_pools, spend_fatigue_dice
-from .events import ATTACK_EVENT, ATTACK_FATIGUE_EVENT, FATIGUE_EVENT, SPELL_EVENT, TEST_EVENT
+from .events import (
+    ATTACK_EVENT,
+    ATTACK_FATIGUE_EVENT,
+    EFFECT_EVENT,
+    FATIGUE_EVENT,
+    SPELL_EVENT,
+    TEST_EVENT,
+)
 from .fighters import armour_of, load_sheet, rules_refusal
 
 
@@ -32,7 +33,7 @@ def fatigue_after_candidate(encounter: Encounter, events=None) -> Event | None:
     """The roll that fatigue dice may still be added to: the latest step, if it is a test or
     a spell rolled without fatigue dice (the decision is made once per roll)."""
     if events is None:
-        events = encounter.events.exclude(kind__in=("undo", "redo")).filter(undone=False)
+        events = encounter.events.standing().exclude(kind__in=("undo", "redo"))
         events = events.order_by("-sequence")[:1]
     latest = next(iter(events), None)
     if latest is None or latest.kind not in (TEST_EVENT, SPELL_EVENT):
@@ -62,7 +63,7 @@ def aethoria_fatigue_after(
             gettext("Trop tard : les dés de fatigue s'ajoutent au dernier jet, une seule fois."),
             "event",
         )
-    combatant = _combatant(encounter, roll_event.actor_id)
+    combatant = combatant_of(encounter, roll_event.actor_id)
     house = encounter.campaign.house()
     sheet = combatant.character.aethoria
     original = roll_from_json(roll_event.data["roll"])
@@ -125,19 +126,38 @@ class FatigueOption:
     odds: tuple[Fraction, ...] = ()  # one per count; expected PV for "damage"
     now: int = 0  # the damage now, next to the expected damage
 
-
-def latest_step(encounter: Encounter) -> Event | None:
-    return (
-        encounter.events.exclude(kind__in=("undo", "redo"))
-        .filter(undone=False)
-        .order_by("-sequence")
-        .first()
-    )
+    @property
+    def counted(self) -> list[tuple[str, Fraction]]:
+        """Each of ``odds`` with its number of dice in words ("1 dé", "2 dés"): said once
+        here rather than by a plural tag for every figure of the offer."""
+        return [(dice_words(n), value) for n, value in enumerate(self.odds, start=1)]
 
 
-def attack_fatigue_candidate(latest: Event | None) -> Event | None:
-    """The step whose attack fatigue dice may still join: the latest step, if it is an
-    attack or a fatigue revision of one (each roll of it taking fatigue dice once)."""
+def dice_words(count: int) -> str:
+    return ngettext("%(n)s dé", "%(n)s dés", count) % {"n": count}
+
+
+def latest_step(encounter: Encounter, *, but: tuple[str, ...] = ()) -> Event | None:
+    """The latest step that holds, undo and redo aside (and the kinds ``but`` names)."""
+    skipped = ("undo", "redo", *but)
+    return encounter.events.standing().exclude(kind__in=skipped).order_by("-sequence").first()
+
+
+# The steps that leave an attack's rolls open to fatigue dice: the GM deciding a severe
+# effect the attack proposed is part of the same exchange, not the next step.
+NOT_THE_NEXT_STEP = (EFFECT_EVENT,)
+
+
+def latest_attack_step(encounter: Encounter) -> Event | None:
+    """The step an attack's fatigue dice would join (``attack_fatigue_candidate``)."""
+    return latest_step(encounter, but=NOT_THE_NEXT_STEP)
+
+
+def attack_fatigue_candidate(steps) -> Event | None:
+    """The step whose attack fatigue dice may still join: the latest of ``steps`` (newest
+    first) but the severe effects decided since, if it is an attack or a fatigue revision of
+    one (each roll of it taking fatigue dice once)."""
+    latest = next((e for e in steps if e is not None and e.kind not in NOT_THE_NEXT_STEP), None)
     if latest is None or latest.kind not in (ATTACK_EVENT, ATTACK_FATIGUE_EVENT):
         return None
     return latest
@@ -178,6 +198,16 @@ def _defence_gain(blow: dict) -> dict:
     if not outcome["lands"] or outcome["hits_obstacle"]:
         return {}
     return {"gain": "avoids", "odds": _at_least(outcome["net"], blow["defence"])}
+
+
+def offers_attack_fatigue(data: dict) -> bool:
+    """Whether a roll of this attack may still take fatigue dice (``attack_fatigue_options``
+    not empty), told without computing their odds: the offer folds until opened."""
+    return any(
+        rolled and not rolled["fatigue_faces"]
+        for blow in data["blows"]
+        for rolled in (blow["attack"], blow.get("defence"), blow.get("damage"))
+    )
 
 
 def attack_fatigue_options(data: dict) -> list[FatigueOption]:
@@ -332,7 +362,7 @@ def aethoria_attack_fatigue_after(
     net successes, landing, bonus damage dice, damage, RD, PV and the severe effect."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
-    latest = attack_fatigue_candidate(latest_step(encounter))
+    latest = attack_fatigue_candidate([latest_attack_step(encounter)])
     if latest is None or latest.pk != event_id:
         raise EncounterError(
             gettext("Trop tard : les dés de fatigue s'ajoutent à la dernière attaque."), "roll"
@@ -345,8 +375,8 @@ def aethoria_attack_fatigue_after(
     if count not in FATIGUE_COUNTS:
         raise EncounterError(gettext("De 1 à 3 dés de fatigue."), "count")
     house = encounter.campaign.house()
-    attacker = _combatant(encounter, latest.actor_id)
-    target = _combatant(encounter, latest.target_id)
+    attacker = combatant_of(encounter, latest.actor_id)
+    target = combatant_of(encounter, latest.target_id)
     a_sheet, t_sheet = load_sheet(attacker), load_sheet(target)
     bag = DiceBag()
     extra = bag.take(faces, count, D10, "faces", gettext("Dés de fatigue"))

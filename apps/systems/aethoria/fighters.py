@@ -14,11 +14,8 @@ from django.utils.translation import gettext
 from apps.characters.models import AethoriaSkillRank
 from apps.compendium.models import AethoriaArmourCoverage, rules_pieces
 from apps.core.refusals import rules_message
+from apps.encounters.kit import EncounterError, combatant_of
 from apps.encounters.models import Combatant
-from apps.encounters.services import _combatant
-from apps.encounters.steps import (
-    EncounterError,
-)
 from apps.rules import aethoria
 from apps.rules.dice import D20
 from apps.rules.errors import RulesError
@@ -44,6 +41,16 @@ def load_sheets(combatants) -> None:
         Prefetch("skills", queryset=AethoriaSkillRank.objects.select_related("skill")),
         "weapons",
     )
+
+
+def load_skills(combatant: Combatant):
+    """The combatant's sheet with its skills only (a test reads no weapon): one query, none
+    if they were prefetched."""
+    sheet = combatant.character.aethoria
+    prefetch_related_objects(
+        [sheet], Prefetch("skills", queryset=AethoriaSkillRank.objects.select_related("skill"))
+    )
+    return sheet
 
 
 def rank_of(sheet, *, kind: str | None = None, skill_id: int | None = None) -> int:
@@ -123,6 +130,6 @@ def pick_combatant(encounter, combatants, combatant_id, field):
                 return combatant
         raise EncounterError(gettext("Ce combattant ne fait pas partie de la rencontre."), field)
     try:
-        return _combatant(encounter, combatant_id)
+        return combatant_of(encounter, combatant_id)
     except EncounterError as error:
         raise EncounterError(error.message, field) from None

@@ -9,17 +9,21 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from apps.compendium.models import AethoriaLocation
-from apps.encounters.fighters import attack_target
-from apps.encounters.forms import VersionForm, add_encounter_error
+from apps.encounters.kit import (
+    EncounterError,
+    VersionForm,
+    add_encounter_error,
+    attack_target,
+    prefetch_gear,
+)
 from apps.encounters.models import Combatant, Encounter
-from apps.encounters.services import prefetch_gear
-from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
 from .attack import BlowFaces
 from .attack_plan import ATTACK, CIBLER, CONVERT, DOUBLE, KEEP, AttackChoice, plan_attack
 from .defaults import (
     best_defence,
+    defence_for_new_target,
     one_handed_pair,
     other_one_handed,
     remembered_defence,
@@ -221,6 +225,9 @@ class AethoriaAttackForm(PlanForm):
     location_faces2 = FacesField(20, _("2e attaque : d20 de localisation"))
     defence_faces2 = FacesField(10, _("2e attaque : d10 de défense"))
     damage_faces2 = FacesField(10, _("2e attaque : d10 de dégâts"))
+    # The target the defence was drawn for: when the posted target differs and that one
+    # could not defend, the defence is drawn again for the new one.
+    drawn_for = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(
         self,
@@ -257,7 +264,6 @@ class AethoriaAttackForm(PlanForm):
             (w.pk, f"{w.name} ({w.damage})") for w in attacker.character.aethoria.weapons.all()
         ]
         self.fields["weapon"].choices = weapons
-        self.fields["second_weapon"].choices = [("", "—"), *weapons]
         house = encounter.campaign.house()
         # The campaign's house rule is the default; the GM may choose otherwise per attack.
         self.fields["extra_successes"].initial = CONVERT if house.convert_extra_successes else KEEP
@@ -271,17 +277,59 @@ class AethoriaAttackForm(PlanForm):
         items = self._parry_items(target)
         self.fields["parry_with"].choices = items
         self.fields["parry_with2"].choices = items
+        self.fields["drawn_for"].initial = self.target_id
         if refresh:
             self._forget_other_targets_items(items)
-        if not self.is_bound and not one_handed_pair(attacker.character.aethoria):
+            self._redraw_defence(items)
+        if self.data.get("mode") != DOUBLE and not one_handed_pair(attacker.character.aethoria):
             # Offer only what is possible: an attaque double needs two one-handed weapons
-            # (posted anyway, the rules refuse it with their reason).
+            # (posted anyway, the rules refuse it with their reason). The same list whether
+            # the form is drawn or redrawn: an answer never brings an option the page lacks.
             self.fields["mode"].choices = [c for c in self.fields["mode"].choices if c[0] != DOUBLE]
         first = weapons[0][0] if weapons else None
         # Folded under "Plus d'options": picking "attaque double" alone is enough.
         self.fields["second_weapon"].initial = other_one_handed(attacker.character.aethoria, first)
         if not self.is_bound:
             self._open_on(remembered or {}, [w for w, _label in weapons], first, items)
+        self._fit_to_gear(attacker.character.aethoria, items)
+
+    def _fit_to_gear(self, sheet, items: list[tuple[str, str]]) -> None:
+        """Offer only what the gear makes a choice: a second weapon among the fighter's
+        one-handed ones (none without a pair: not the only weapon again); no range band for
+        a melee weapon (it would be ignored); the defender's only parrying item set."""
+        pair = one_handed_pair(sheet)
+        self.fields["second_weapon"].choices = [
+            ("", "—"),
+            *(
+                (w.pk, f"{w.name} ({w.damage})")
+                for w in sheet.weapons.all()
+                if pair and w.hands == 1
+            ),
+        ]
+        weapons = list(sheet.weapons.all())
+        chosen = str(self._value("weapon") or (weapons[0].pk if weapons else ""))
+        weapon = next((w for w in weapons if str(w.pk) == chosen), None)
+        if weapon is not None and not weapon.is_ranged:
+            field = self.fields["range_band"]
+            field.choices = [("", _("— (arme de mêlée)"))]
+            field.disabled = True
+        parrying = [value for value, _label in items if value]
+        if len(parrying) == 1 and not self._value("parry_with"):
+            self._set("parry_with", parrying[0])
+
+    def _value(self, name: str):
+        """A field's value as the form will show it: posted, else its initial one."""
+        if self.is_bound:
+            return self.data.get(name)
+        return self.initial.get(name, self.fields[name].initial)
+
+    def _set(self, name: str, value) -> None:
+        if self.is_bound:
+            data = self.data.copy()
+            data[name] = value
+            self.data = data
+        else:
+            self.initial = {**self.initial, name: value}
 
     def _open_on(self, remembered: dict, weapon_ids: list, first, items) -> None:
         """Unbound: the fighter's last choices where they still hold (a repeat is one tap),
@@ -318,6 +366,25 @@ class AethoriaAttackForm(PlanForm):
         if sheet.shield is not None:
             items.append((SHIELD, f"{_('Bouclier')} ({_('parade')} {sheet.shield.parry_value})"))
         return items
+
+    def _redraw_defence(self, items: list[tuple[str, str]]) -> None:
+        """The form drawn again for another target: a defence the former target was forced
+        to (it could not defend) gives way to the new target's best; the form then says
+        which target its defence was drawn for."""
+        drawn_for = str(self.data.get("drawn_for", ""))
+        if self.target_id is None or not drawn_for or drawn_for == str(self.target_id):
+            return
+        former = next((c for c in self.combatants if str(c.pk) == drawn_for), None)
+        weapon = self.data.get("weapon")
+        weapon_id = int(weapon) if str(weapon).isdigit() else None
+        house = self.encounter.campaign.house()
+        data = self.data.copy()
+        target = next(c for c in self.combatants if c.pk == self.target_id)
+        redrawn = defence_for_new_target(self, target, former, weapon_id, items, house)
+        for name, value in redrawn.items():
+            data[name] = value
+        data["drawn_for"] = str(self.target_id)
+        self.data = data
 
     def _forget_other_targets_items(self, items: list[tuple[str, str]]) -> None:
         """The form drawn again for another target: a parrying item of the former one goes

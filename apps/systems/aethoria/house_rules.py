@@ -12,11 +12,18 @@ from apps.systems.base import HouseRuleKind
 from apps.systems.house_rules import PAIRS, STRINGS, key, word
 
 LABELS = {
+    "requests_initiative": _("Demandes de jets : l'initiative des PJ va aux joueurs"),
+    "requests_defence": _("Demandes de jets : les défenses des PJ vont aux joueurs"),
+    "requests_attack": _("Demandes de jets : les attaques des PJ vont aux joueurs"),
+    "odds_against_npcs": _("Montrer aux joueurs leurs chances contre un PNJ"),
     "pv_multiplier": _("PV = multiplicateur × (Force + Vitalité)"),
     "physical_fatigue_multiplier": _("Fatigue physique = multiplicateur × (Force + Vitalité)"),
     "mental_fatigue_multiplier": _("Fatigue mentale = multiplicateur × (Concentration + Esprit)"),
     "much_lower_gap": _("Écart « très inférieur » (réussites ≤ difficulté − écart)"),
     "difficulty_ladder": _("Échelle de difficulté (une ligne « libellé = valeur »)"),
+    "condition_values": _(
+        "États de la table et leur modificateur en dés (une ligne « état = modificateur »)"
+    ),
     "initiative_ties_by_adresse": _("Égalité d'initiative : la meilleure Adresse passe d'abord"),
     "initiative_reroll_each_round": _("Relancer l'initiative à chaque round"),
     "parry_force_gap": _("Parade impossible si la Force de l'attaquant dépasse de"),
@@ -70,6 +77,7 @@ class HitLocations(HouseRuleKind):
 
 KINDS = {
     "difficulty_ladder": PAIRS,
+    "condition_values": PAIRS,
     "range_band_malus": PAIRS,
     "hit_locations": HitLocations(),
     "instant_death_locations": STRINGS,

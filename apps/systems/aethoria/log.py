@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
-from apps.encounters.log import SECRET
+from apps.encounters.kit import SECRET
 
 from .events import (
     ACTION_EVENT,
@@ -186,7 +186,10 @@ def _attack(data: dict) -> str:
         )
     else:
         text = intro + " : " + parts[0]
-    return text + _condition(data) + "."
+    text += _condition(data) + "."
+    if data.get("asked"):
+        text += " " + _("(jet de %(name)s depuis son téléphone)") % {"name": data["asked"]}
+    return text
 
 
 def _fatigue_details(data: dict) -> list[str]:
@@ -284,7 +287,10 @@ def _test(data: dict) -> str:
         "what": what,
         "verdict": _verdict(data["verdict"]),
     }
-    return text + "."
+    text += "."
+    if data.get("asked"):
+        text += " " + _("(jet de %(name)s depuis son téléphone)") % {"name": data["asked"]}
+    return text
 
 
 def _spell(data: dict) -> str:
@@ -376,6 +382,81 @@ def _effect(data: dict) -> str:
     }
 
 
+def _without_proposals(data: dict) -> dict:
+    """An attack's blows without the severe effect each proposed: the GM has yet to decide
+    it, and the players read only what was decided (``_effect_for_players``)."""
+    blows = [{k: v for k, v in blow.items() if k != "severe"} for blow in data["blows"]]
+    return {**data, "blows": blows}
+
+
+# A confirmed severe effect as the table tells it.
+EFFECTS_DECIDED = {
+    "bleeding": gettext_noop("%(target)s saigne (blessure %(at)s)."),
+    "fracture": gettext_noop("%(target)s a une fracture %(at)s."),
+    "instant_death": gettext_noop("%(target)s meurt sur le coup (touché %(at)s)."),
+}
+
+
+def _effect_for_players(data: dict) -> str | None:
+    """What the GM decided, in the table's words ("Marco a une fracture au bras droit.");
+    a proposal dismissed is no news to players who never read it."""
+    if not data["confirm"]:
+        return None
+    words = {"target": data["target"], "at": _at(data["location"])}
+    if data["effect"] in EFFECTS_DECIDED:
+        return _(EFFECTS_DECIDED[data["effect"]]) % words
+    return _("%(target)s : %(effect)s.") % {**words, "effect": data["effect"]}
+
+
+def _taken(blow: dict, target: str) -> str:
+    """A blow as its target took it, without naming who struck."""
+    outcome = blow["outcome"]
+    if not outcome["lands"]:
+        return _("un coup manque %(target)s") % {"target": target}
+    if outcome["hits_obstacle"]:
+        return _("un tir vers %(target)s frappe l'obstacle qui le couvre") % {"target": target}
+    text = _("%(target)s reçoit un coup %(at)s") % {
+        "target": target,
+        "at": _at(outcome["location"]),
+    }
+    damage = blow.get("damage")
+    if damage:
+        text += " ; " + _("%(total)s dégâts − RD %(rd)s = %(pv)s PV") % {
+            "total": damage["total"],
+            "rd": damage["rd"],
+            "pv": damage["damage"],
+        }
+    return text
+
+
+def _sentence(parts: list[str], data: dict) -> str:
+    text = " ; ".join(parts) + _condition(data) + "."
+    return text[:1].upper() + text[1:]
+
+
+def _attack_unseen(data: dict) -> str:
+    """A hidden fighter's attack: what became of its target."""
+    return _sentence([_taken(blow, data["target"]) for blow in data["blows"]], data)
+
+
+def _attack_fatigue_unseen(data: dict) -> str:
+    """Fatigue dice added to a hidden fighter's attack: the blow as its target now took it."""
+    return _sentence([_taken(data["blows"][data["blow"]], data["target"])], data)
+
+
+AETHORIA_PLAYERS_WRITERS: dict = {
+    ATTACK_EVENT: lambda data: _attack(_without_proposals(data)),
+    ATTACK_FATIGUE_EVENT: lambda data: _attack_fatigue(_without_proposals(data)),
+    EFFECT_EVENT: _effect_for_players,
+}
+AETHORIA_UNSEEN_ACTOR_WRITERS: dict = {
+    ATTACK_EVENT: _attack_unseen,
+    ATTACK_FATIGUE_EVENT: _attack_fatigue_unseen,
+    # Its actor is the target; made unseen by a hidden attacker's blow.
+    EFFECT_EVENT: _effect_for_players,
+}
+
+
 AETHORIA_WRITERS: dict = {
     ATTACK_EVENT: _attack,
     TEST_EVENT: _test,
@@ -387,4 +468,14 @@ AETHORIA_WRITERS: dict = {
     ATTACK_FATIGUE_EVENT: _attack_fatigue,
     AIM_LOST_EVENT: _aim_lost,
     TREAT_EVENT: lambda data: _("Le saignement de %(name)s est soigné.") % data,
+    "aethoria_request_defence": lambda data: (
+        _("%(attacker)s attaque %(target)s : défense demandée au joueur.") % data
+    ),
+    "aethoria_request_test": lambda data: (
+        _("%(name)s : %(what)s demandé au joueur.")
+        % {"name": data["name"], "what": data.get("label") or data.get("what") or _("un test")}
+    ),
+    "aethoria_request_attack": lambda data: (
+        _("Attaque de %(attacker)s sur %(target)s demandée au joueur.") % data
+    ),
 }

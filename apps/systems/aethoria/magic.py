@@ -11,18 +11,22 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from apps.core.refusals import rules_message
-from apps.encounters.fighters import is_out
-from apps.encounters.models import Combatant, Encounter, Event, Status
-from apps.encounters.services import _combatants
-from apps.encounters.steps import (
+from apps.encounters.kit import (
     EncounterError,
+    Modifier,
+    Roll,
     Step,
+    combatants_of,
+    is_out,
     lock_encounter,
     require_status,
+    situational,
 )
+from apps.encounters.models import Combatant, Encounter, Event, Status
 from apps.rules import aethoria
 from apps.rules.dice import D10
 from apps.rules.errors import RulesError
+from apps.systems import system_of
 
 from .dice import DiceBag, roll_json, set_pools, spend_fatigue_dice
 from .events import SPELL_EVENT
@@ -54,6 +58,7 @@ class SpellPlan:
     success: Fraction
     burn: Fraction
     burn_pv: int
+    situation: tuple[Modifier, ...] = ()  # what the situation adds to the pool, named
 
 
 def plan_spell(
@@ -77,11 +82,12 @@ def plan_spell(
                 aethoria.CAST, magic_type=sheet.magic_type
             )
             state = turn_state_after(caster, after)
+        situation = tuple(situational(system_of(encounter.campaign), caster, Roll.MAGIC))
         spec = aethoria.spell_roll(
             rank_of(sheet, kind="magic"),
             sheet.pouvoir,
             choice.invested,
-            [choice.modifier] if choice.modifier else [],
+            [*([choice.modifier] if choice.modifier else []), *(m.value for m in situation)],
             rank_zero_allowed=choice.rank_zero_allowed,
         )
         if choice.fatigue:
@@ -103,6 +109,7 @@ def plan_spell(
         success=success,
         burn=burn,
         burn_pv=house.burn_pv_per_pouvoir * choice.invested,
+        situation=situation,
     )
 
 
@@ -119,7 +126,7 @@ def aethoria_spell(
     """A doué casts: magic skill under the Pouvoir invested; fatigue cost; érys burn."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING)
-    combatants = _combatants(encounter)
+    combatants = combatants_of(encounter)
     check_actor(encounter, combatants, choice.caster_id, PREPARED_SPELL, "caster")
     plan = plan_spell(encounter, choice, combatants)
     house = encounter.campaign.house()

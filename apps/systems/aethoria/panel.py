@@ -8,9 +8,8 @@ from functools import cached_property
 
 from django.utils.translation import gettext as _
 
-from apps.encounters.log import describe
-from apps.encounters.models import Combatant, Encounter
-from apps.encounters.steps import EncounterError
+from apps.encounters.kit import EncounterError, describe
+from apps.encounters.models import Combatant, Encounter, Event
 from apps.rules import aethoria
 
 from .attack_plan import ATTACK, AttackChoice, plan_attack
@@ -21,6 +20,7 @@ from .events import ATTACK_EVENT, SPELL_EVENT, TEST_EVENT
 from .fatigue import (
     attack_fatigue_candidate,
     fatigue_after_candidate,
+    offers_attack_fatigue,
 )
 from .forms import AethoriaAttackForm, AethoriaSpecialForm
 from .magic import SpellChoice, plan_spell
@@ -156,7 +156,7 @@ class AethoriaPanel:
     @cached_property
     def recent(self) -> list:
         return list(
-            self.encounter.events.filter(undone=False)
+            self.encounter.events.standing()
             .exclude(kind__in=("undo", "redo"))
             # What each step changed is for undo and redo: the panel reads what it did.
             .defer("changes")
@@ -188,17 +188,18 @@ class AethoriaPanel:
         initial = {"version": self.encounter.version, "event": self.fatigue_roll.pk}
         return self.forms.get("aethoria_fatigue") or AethoriaFatigueForm(initial=initial)
 
-    @cached_property
+    @property
     def attack_fatigue(self) -> AethoriaAttackFatigueForm | None:
-        """The card adding fatigue dice to a roll of the last attack, while one still can
-        take them (kept if refused)."""
-        if "aethoria_attack_fatigue" in self.forms:
-            return self.forms["aethoria_attack_fatigue"]
-        event = attack_fatigue_candidate(next(iter(self.recent), None))
-        if event is None:
-            return None
-        form = AethoriaAttackFatigueForm(initial={"version": self.encounter.version}, event=event)
-        return form if form.options else None
+        """The form adding fatigue dice to a roll of the last attack, as it came back
+        refused (shown open); else the offer is folded (``attack_fatigue_offer``)."""
+        return self.forms.get("aethoria_attack_fatigue")
+
+    @cached_property
+    def attack_fatigue_offer(self) -> Event | None:
+        """The attack whose rolls may still take fatigue dice: its card is folded and its
+        form, with the odds of every choice, loads when the GM opens it."""
+        event = attack_fatigue_candidate(self.recent)
+        return event if event is not None and offers_attack_fatigue(event.data) else None
 
     @cached_property
     def prepared(self) -> list[Combatant]:

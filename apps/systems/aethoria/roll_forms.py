@@ -7,9 +7,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from apps.encounters.forms import VersionForm
+from apps.encounters.kit import EncounterError, VersionForm
 from apps.encounters.models import Combatant, Encounter, Event
-from apps.encounters.steps import EncounterError
 from apps.rules import aethoria
 
 from .fatigue import (

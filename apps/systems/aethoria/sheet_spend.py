@@ -16,10 +16,12 @@ from apps.characters import fights
 from apps.characters.access import get_character_for_user
 from apps.characters.models import AethoriaSheet, Character
 from apps.characters.services import pools_of, table_action_record
-from apps.characters.views import sheet_refusal, sheet_response
+from apps.characters.views import sheet_refusal, sheet_refused, sheet_response
 from apps.core.http import HtmxHttpRequest
+from apps.core.once import once_per_submission
+from apps.encounters.models import asked_a_roll
 from apps.rules import aethoria
-from apps.rules.errors import RulesError
+from apps.rules.errors import InvalidFatigueSpend, RulesError, fr
 
 
 class FatigueSpendForm(forms.Form):
@@ -44,6 +46,14 @@ def fatigue_spend(*, character: Character, kind: str, count: int, by: User) -> A
     """Pay 1 to 3 fatigue points for as many extra dice on a roll made at the table."""
     fights.follow([character.pk])
     sheet = AethoriaSheet.objects.select_for_update().get(pk=character.pk)
+    if asked_a_roll(character.pk):
+        raise InvalidFatigueSpend(
+            fr(
+                "Un jet t'est demandé dans le combat : ses dés de fatigue se dépensent "
+                "depuis la demande."
+            ),
+            field="count",
+        )
     before = pools_of(sheet)
     house = character.campaign.house()
     pools, _delta = aethoria.spend_fatigue(sheet.pools(house), kind, count)
@@ -59,6 +69,7 @@ def fatigue_spend(*, character: Character, kind: str, count: int, by: User) -> A
 
 
 @require_POST
+@once_per_submission(sheet_refused)
 def sheet_fatigue_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """Aethoria: the owner (or the GM) pays 1 to 3 fatigue points for extra dice."""
     character = get_character_for_user(request, character_id, write=True)

@@ -9,16 +9,19 @@ from dataclasses import replace
 from django.db import transaction
 from django.utils.translation import gettext
 
-from apps.encounters.fighters import is_dead, is_out
-from apps.encounters.models import Combatant, Encounter, Event, Status
-from apps.encounters.services import _combatant, _combatants, acting_combatant
-from apps.encounters.steps import (
+from apps.encounters.kit import (
     EncounterError,
     Step,
+    acting_combatant,
+    combatant_of,
+    combatants_of,
+    is_dead,
+    is_out,
     lock_and_refresh_pools,
     lock_encounter,
     require_status,
 )
+from apps.encounters.models import Combatant, Encounter, Event, Status
 from apps.rules import aethoria
 from apps.rules.errors import RulesError
 
@@ -93,7 +96,7 @@ def aethoria_special(
     encounter = lock_encounter(encounter_id, version, fighters=False)
     require_status(encounter, Status.RUNNING)
     if combatants is None:
-        combatants = _combatants(encounter)
+        combatants = combatants_of(encounter)
     lock_and_refresh_pools(encounter, combatants, combatant_id, target_id)
     acting = acting_combatant(encounter, combatants)
     if acting is None or acting.pk != combatant_id:
@@ -165,7 +168,7 @@ def aethoria_fire(*, encounter_id: int, version: int | None, by, combatant_id: i
     """The trigger happened: the prepared action takes place now, out of turn."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING)
-    combatant = _combatant(encounter, combatant_id)
+    combatant = combatant_of(encounter, combatant_id)
     if is_out(combatant, encounter.campaign.house()):
         raise EncounterError(
             gettext("%(name)s est hors de combat.") % {"name": combatant.character.name},
@@ -198,7 +201,7 @@ def aethoria_lose_aim(*, encounter_id: int, version: int | None, by, combatant_i
     """Viser: the watched target got out of reach, so the aim bonus is lost."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING)
-    combatant = _combatant(encounter, combatant_id)
+    combatant = combatant_of(encounter, combatant_id)
     state = aethoria_turn_state(combatant)
     if state.aim_target is None:
         raise EncounterError(

@@ -4,14 +4,17 @@ modules of this folder and the rules engine (``apps.rules.aethoria``)."""
 from __future__ import annotations
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.characters.models import AethoriaSheet, AethoriaSkillRank
+from apps.encounters.kit import ConditionType, table_conditions
 from apps.rules import aethoria
 from apps.systems.base import GameSystem, InitiativeResult
 
 from . import (
     bleeding,
+    conditions,
     console,
     creation,
     creation_forms,
@@ -21,6 +24,7 @@ from . import (
     house_rules,
     log,
     panel,
+    requests,
     sheet,
     transfer,
     turns,
@@ -64,6 +68,26 @@ class AethoriaSystem(GameSystem):
 
     def pool_bars(self, sheet_, house) -> list:
         return sheet.pool_bars(sheet_, house)
+
+    modifier_unit = _(" dé")
+
+    def condition_catalogue(self, house) -> list[ConditionType]:
+        return [
+            *conditions.by_the_rules(house),
+            *table_conditions(
+                house.condition_values,
+                gettext(
+                    "État de la table (règle maison de la campagne) : %(value)s dé(s) %(rolls)s."
+                ),
+            ),
+        ]
+
+    def pool_labels(self) -> dict[str, str]:
+        return {
+            "pv": _("PV"),
+            "fatigue_physical": _("fatigue physique"),
+            "fatigue_mental": _("fatigue mentale"),
+        }
 
     def sheet_context(self, sheet_, house) -> dict:
         return sheet.sheet_context(sheet_, house)
@@ -115,16 +139,21 @@ class AethoriaSystem(GameSystem):
     def is_dead(self, combatant, house) -> bool:
         return turns.is_dead(combatant, house)
 
-    def initiative_order(self, combatants, faces, draws, house) -> list:
+    def initiative_order(self, combatants, faces, draws, house, bonuses=None) -> list:
         """The d20 alone orders the fighters (Adresse breaks the ties)."""
+        bonuses = bonuses or {}
         rolls = [
             aethoria.AethoriaInitiativeRoll(
-                key=c.pk, adresse=c.character.aethoria.adresse, roll=faces[c.pk], draw=draws.draw()
+                key=c.pk,
+                adresse=c.character.aethoria.adresse,
+                roll=faces[c.pk],
+                draw=draws.draw(),
+                modifier=bonuses.get(c.pk, 0),
             )
             for c in combatants
         ]
         return [
-            InitiativeResult(roll.key, roll.roll, roll.roll, roll.draw)
+            InitiativeResult(roll.key, roll.roll, roll.roll + roll.modifier, roll.draw)
             for roll in aethoria.initiative_order(rolls, house)
         ]
 
@@ -158,6 +187,9 @@ class AethoriaSystem(GameSystem):
     def fighter_row(self, combatant, house):
         return console.fighter_row(combatant, house)
 
+    def lasting_notes(self, combatant, house) -> list[str]:
+        return console.lasting_notes(combatant)
+
     def load_console_fight(self, encounter, *, test_panel: bool):
         return console.load_console_fight(encounter, test_panel=test_panel)
 
@@ -167,8 +199,26 @@ class AethoriaSystem(GameSystem):
     def console_extras(self, encounter, acting, forms, *, actions: bool) -> dict:
         return {}
 
+    def request_panel(self, encounter, combatant, request: dict, params) -> dict:
+        return requests.panel(encounter, combatant, request, params)
+
+    def request_answer(self, *, encounter_id, combatant_id, data, by, take_over: bool):
+        return requests.answer_posted(
+            encounter_id=encounter_id,
+            combatant_id=combatant_id,
+            data=data,
+            by=by,
+            take_over=take_over,
+        )
+
     def log_writers(self) -> dict:
         return log.AETHORIA_WRITERS
+
+    def players_log_writers(self) -> dict:
+        return log.AETHORIA_PLAYERS_WRITERS
+
+    def unseen_actor_writers(self) -> dict:
+        return log.AETHORIA_UNSEEN_ACTOR_WRITERS
 
     def npc_target_for_players(self, kind: str, data: dict) -> dict:
         return log.npc_target_for_players(kind, data)

@@ -10,20 +10,25 @@ from django.utils.translation import gettext
 
 from apps.compendium.models import AethoriaSkill
 from apps.core.refusals import rules_message
-from apps.encounters.models import Combatant, Encounter, Event, Status
-from apps.encounters.steps import (
+from apps.encounters.kit import (
     EncounterError,
+    Modifier,
+    Roll,
     Step,
+    close_request,
     lock_encounter,
     require_status,
+    situational,
 )
+from apps.encounters.models import Combatant, Encounter, Event, Status
 from apps.rules import aethoria
 from apps.rules.dice import D10
 from apps.rules.errors import RulesError
+from apps.systems import system_of
 
 from .dice import DiceBag, roll_json, set_pools, spend_fatigue_dice
 from .events import TEST_EVENT
-from .fighters import load_sheet, pick_combatant, rules_refusal
+from .fighters import load_skills, pick_combatant, rules_refusal
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class TestPlan:
     fatigue: int
     success: Fraction
     much_lower: Fraction
+    situation: tuple[Modifier, ...] = ()  # what the situation adds to the pool, named
 
 
 def plan_test(
@@ -54,8 +60,9 @@ def plan_test(
 ) -> TestPlan:
     house = encounter.campaign.house()
     combatant = pick_combatant(encounter, combatants, choice.combatant_id, "combatant")
-    sheet = load_sheet(combatant)
-    modifiers = [choice.modifier] if choice.modifier else []
+    sheet = load_skills(combatant)
+    situation = tuple(situational(system_of(encounter.campaign), combatant, Roll.TEST))
+    modifiers = [*([choice.modifier] if choice.modifier else []), *(m.value for m in situation)]
     try:
         if choice.source.startswith("skill:"):
             skill_id = int(choice.source.removeprefix("skill:"))
@@ -106,7 +113,9 @@ def plan_test(
         raise EncounterError(
             gettext("Choisissez une compétence ou une caractéristique."), "source"
         ) from None
-    return TestPlan(combatant, spec, what, characteristic, choice.fatigue, success, much_lower)
+    return TestPlan(
+        combatant, spec, what, characteristic, choice.fatigue, success, much_lower, situation
+    )
 
 
 CHARACTERISTIC_FIELDS = set(aethoria.CHARACTERISTICS)
@@ -124,8 +133,25 @@ def aethoria_test(
 ) -> Event:
     """Any test on the table (not an action): a skill or a characteristic, vs a difficulty."""
     encounter = lock_encounter(encounter_id, version)
+    return aethoria_test_step(
+        encounter, by=by, choice=choice, faces=faces, fatigue_faces=fatigue_faces
+    )
+
+
+def aethoria_test_step(
+    encounter: Encounter,
+    *,
+    by,
+    choice: TestChoice,
+    faces: tuple[int, ...] | None = None,
+    fatigue_faces: tuple[int, ...] | None = None,
+    request_of: Combatant | None = None,
+) -> Event:
+    """``aethoria_test`` on an encounter already locked. ``request_of``: the fighter (locked,
+    its sheet read) whose player answered the request of this test, closed in this step —
+    its fatigue dice paid in it too, so one undo takes all back."""
     require_status(encounter, Status.RUNNING, Status.PAUSED)
-    plan = plan_test(encounter, choice)
+    plan = plan_test(encounter, choice, [request_of] if request_of is not None else None)
     house = encounter.campaign.house()
     sheet = plan.combatant.character.aethoria
     bag = DiceBag()
@@ -145,6 +171,8 @@ def aethoria_test(
         dice=bag.source,
         public=not plan.combatant.hidden,
     )
+    if request_of is not None:
+        close_request(step, request_of)
     set_pools(step, sheet, pools)
     return step.commit(
         {
@@ -156,5 +184,6 @@ def aethoria_test(
             "roll": roll_json(roll),
             "verdict": asdict(verdict),
             "odds": {"success": str(plan.success), "much_lower": str(plan.much_lower)},
+            "asked": request_of.character.name if request_of is not None else "",
         }
     )

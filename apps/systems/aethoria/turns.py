@@ -3,8 +3,8 @@ written to the combatant's JSON state, and what the start of its own turn change
 
 from __future__ import annotations
 
+from apps.encounters.kit import Step
 from apps.encounters.models import Combatant
-from apps.encounters.steps import Step
 from apps.rules import aethoria
 
 from .state import FighterState

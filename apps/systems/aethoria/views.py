@@ -5,22 +5,35 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import transaction
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
 from apps.core.http import HtmxHttpRequest
-from apps.encounters import console
-from apps.encounters.access import get_encounter_for_user, lock_fight_for_gm
-from apps.encounters.forms import add_encounter_error
-from apps.encounters.models import Encounter
-from apps.encounters.services import acting_combatant
-from apps.encounters.steps import EncounterError, StaleVersion
-from apps.encounters.views import _refused, _respond, _respond_step, _stale
+from apps.encounters.kit import (
+    ATTACK,
+    DEFENCE,
+    EncounterError,
+    Fight,
+    acting_combatant,
+    add_encounter_error,
+    answer_console,
+    answer_posted_request,
+    answer_step,
+    get_encounter_for_user,
+    load_console_fight,
+    lock_fight_for_gm,
+    refuse,
+    run_fight_step,
+    run_step,
+    stale_refusal,
+)
+from apps.encounters.models import Encounter, Event
 from apps.systems import get_system
 
-from . import attack, bleeding, effects, fatigue, magic, specials, table_tests
+from . import attack, bleeding, effects, fatigue, magic, requests, specials, table_tests
 from .answers import answers_light, attack_answer_context
 from .forms import (
     AethoriaAttackForm,
@@ -42,7 +55,7 @@ ACTIONS = "systems/aethoria/_actions.html"
 
 
 def _people(encounter: Encounter, *, test_panel: bool = False):
-    combatants = console.load_console_fight(encounter, test_panel=test_panel)
+    combatants = load_console_fight(encounter, test_panel=test_panel)
     return combatants, acting_combatant(encounter, combatants)
 
 
@@ -62,31 +75,31 @@ def _act(
     left, built from the step's event, and the fight they were read on (the answer's rows
     use it too: it is loaded once)."""
     if form is None:
-        return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
-    if stale := _stale(request, encounter):
-        return _refused(request, encounter, stale)
+        return refuse(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
+    if stale := stale_refusal(request, encounter):
+        return refuse(request, encounter, stale)
     if not form.is_valid():
-        return _respond(request, encounter, forms={key: form})
-    try:
-        event = call(
-            {
-                "encounter_id": encounter.pk,
-                "version": form.cleaned_data["version"],
-                "by": request.user,
-            }
-        )
-    except StaleVersion as error:
-        return _refused(request, encounter, error)
-    except EncounterError as error:
+        return answer_console(request, encounter, forms={key: form})
+
+    def refused(error: EncounterError):
         if key in SMALL_FORMS:
             # A button, not a form with fields: the message goes where messages go.
-            return _refused(request, encounter, error)
+            return refuse(request, encounter, error)
         add_encounter_error(form, error)
-        return _respond(request, encounter, forms={key: form})
-    forms = None
-    if kept is not None:
-        forms, fight = kept(event)
-    return _respond_step(request, encounter, event, fight, forms=forms)
+        return answer_console(request, encounter, forms={key: form})
+
+    def answer(event):
+        forms, combatants = (None, fight) if kept is None else kept(event)
+        return answer_step(request, encounter, event, combatants, forms=forms)
+
+    base = {"encounter_id": encounter.pk, "version": form.cleaned_data["version"]}
+    return run_step(
+        request,
+        encounter.pk,
+        lambda: call({**base, "by": request.user}),
+        answer=answer,
+        refused=refused,
+    )
 
 
 SMALL_FORMS = {
@@ -140,6 +153,9 @@ def aethoria_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> Templat
         return _odds(request, "aethoria-attack-odds", form)
     valid = form.is_valid()
     context = {"form": form, "plan": form.plan if valid else None, "encounter": encounter}
+    # The page takes the odds box (and the parrying items) out of this form: its refusals
+    # are said in the box.
+    context["odds_only"] = True
     return TemplateResponse(request, f"{ACTIONS}#aethoria-attack-form", context)
 
 
@@ -153,32 +169,54 @@ def aethoria_attack(request: HtmxHttpRequest, encounter_id: int):
     if not form.is_valid():
         return _attack_refused(request, encounter_id)
     choice = form.choice()
-    try:
-        with transaction.atomic():
-            fight = lock_fight_for_gm(
-                request,
-                encounter_id,
-                (choice.attacker_id, choice.target_id),
-                system=get_system("aethoria"),
-                version=form.cleaned_data["version"],
-            )
-            event = attack.aethoria_attack_step(
-                fight, by=request.user, choice=choice, faces=form.faces()
-            )
-    except StaleVersion as error:
-        # Said as for a form drawn on an older version (the lock found a newer one).
-        encounter = get_encounter_for_user(request, encounter_id, gm=True)
-        return _refused(request, encounter, _stale(request, encounter) or error)
-    except EncounterError as error:
-        return _attack_refused(request, encounter_id, error)
-    return _respond_attack(request, fight, event)
+
+    @transaction.atomic
+    def step() -> tuple[Fight, Event]:
+        fight = lock_fight_for_gm(
+            request,
+            encounter_id,
+            (choice.attacker_id, choice.target_id),
+            system=get_system("aethoria"),
+            version=form.cleaned_data["version"],
+        )
+        return fight, attack.aethoria_attack_step(
+            fight, by=request.user, choice=choice, faces=form.faces()
+        )
+
+    return run_step(
+        request,
+        encounter_id,
+        step,
+        answer=lambda done: _respond_attack(request, *done),
+        refused=lambda error: _attack_refused(request, encounter_id, error),
+    )
+
+
+@require_POST
+def aethoria_request(request: HtmxHttpRequest, encounter_id: int):
+    """The attack set up in the form goes to the target's player for its defence
+    ("Défense au joueur")."""
+    form = AethoriaAttackForm(request.POST)
+    kind = request.POST.get("request_kind", DEFENCE)
+    if not form.is_valid() or kind not in (DEFENCE, ATTACK):
+        return _attack_refused(request, encounter_id)
+    choice = form.choice()
+    return run_fight_step(
+        request,
+        encounter_id,
+        (choice.attacker_id, choice.target_id),
+        lambda fight: requests.request_defence(fight, by=request.user, choice=choice, kind=kind),
+        system=get_system("aethoria"),
+        version=form.cleaned_data["version"],
+        refused=lambda error: _attack_refused(request, encounter_id, error),
+    )
 
 
 def _respond_attack(request, fight, event):
     """The busiest action of the console answers with only what it changed (its fragments)
     when they say it all; else as any step (the whole actions panel)."""
     if not request.htmx or not answers_light(event, fight):
-        return _respond_step(request, fight.encounter, event)
+        return answer_step(request, fight.encounter, event)
     context = attack_answer_context(event, fight)
     return reswap(TemplateResponse(request, f"{ACTIONS}#aethoria-attack-update", context), "none")
 
@@ -189,12 +227,12 @@ def _attack_refused(request, encounter_id: int, error: EncounterError | None = N
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
     key, form = _attack_form(encounter, request.POST, with_plan=False)
     if form is None:
-        return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
-    if stale := _stale(request, encounter):
-        return _refused(request, encounter, stale)
+        return refuse(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
+    if stale := stale_refusal(request, encounter):
+        return refuse(request, encounter, stale)
     if form.is_valid() and error is not None:
         add_encounter_error(form, error)
-    return _respond(request, encounter, forms={key: form})
+    return answer_console(request, encounter, forms={key: form})
 
 
 # --- Special actions, prepared actions, severe effects ---------------------------------------
@@ -381,6 +419,28 @@ def aethoria_test(request: HtmxHttpRequest, encounter_id: int):
     )
 
 
+@require_POST
+def aethoria_test_request(request: HtmxHttpRequest, encounter_id: int):
+    """The test set up in the form goes to its fighter's player ("Test au joueur"): they
+    choose their fatigue dice and roll."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if stale := stale_refusal(request, encounter):
+        return refuse(request, encounter, stale)
+    form = _test_form(encounter, request.POST)
+    if not form.is_valid():
+        return answer_console(request, encounter, forms={"aethoria_test": form})
+    try:
+        event = requests.request_test(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            choice=form.choice(),
+        )
+    except EncounterError as error:
+        return refuse(request, encounter, error, forms={"aethoria_test": form})
+    return answer_step(request, encounter, event)
+
+
 def _test_again(form: AethoriaTestForm, encounter: Encounter) -> tuple[dict, list]:
     """The test panel after a roll: open on the same test, read against the fight as the
     roll left it (which the answer's rows show too)."""
@@ -407,14 +467,29 @@ def aethoria_fatigue(request: HtmxHttpRequest, encounter_id: int):
     )
 
 
+@require_GET
+def aethoria_attack_fatigue_offer(request: HtmxHttpRequest, encounter_id: int):
+    """The form of the folded offer of fatigue dice after the last attack, with the odds of
+    every choice, loaded when the GM opens it. Without htmx, the console."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if not request.htmx:
+        return redirect("encounters:console", encounter.pk)
+    event = fatigue.attack_fatigue_candidate([fatigue.latest_attack_step(encounter)])
+    form = None
+    if event is not None:
+        form = AethoriaAttackFatigueForm(initial={"version": encounter.version}, event=event)
+    context = {"encounter": encounter, "form": form if form and form.options else None}
+    return TemplateResponse(request, f"{ACTIONS}#aethoria-attack-fatigue-body", context)
+
+
 @require_POST
 def aethoria_attack_fatigue(request: HtmxHttpRequest, encounter_id: int):
     """Fatigue dice decided after seeing a roll of the last attack: it is resolved again."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    event = fatigue.attack_fatigue_candidate(fatigue.latest_step(encounter))
+    event = fatigue.attack_fatigue_candidate([fatigue.latest_attack_step(encounter)])
     if event is None:
         too_late = _("Trop tard : les dés de fatigue s'ajoutent à la dernière attaque.")
-        return _refused(request, encounter, EncounterError(too_late))
+        return refuse(request, encounter, EncounterError(too_late))
     form = AethoriaAttackFatigueForm(request.POST, event=event)
 
     def call(base):
@@ -429,3 +504,10 @@ def aethoria_attack_fatigue(request: HtmxHttpRequest, encounter_id: int):
         )
 
     return _act(request, encounter, "aethoria_attack_fatigue", form, call)
+
+
+@require_POST
+def aethoria_request_answer(request: HtmxHttpRequest, encounter_id: int):
+    """The player answers the roll asked of their character (issue #31): one step, or a
+    refusal in French that changes nothing."""
+    return answer_posted_request(request, encounter_id, requests.answer_posted)

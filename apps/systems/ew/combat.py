@@ -8,7 +8,7 @@ the typed faces), resolves with the rules engine and records the step.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 
 from django.db import transaction
@@ -18,21 +18,26 @@ from django.utils.translation import gettext as _
 from apps.characters.models import EwSpecialtyRank
 from apps.compendium.models import EwWeapon
 from apps.core.refusals import rules_message
-from apps.encounters.fighters import is_dead, is_out
-from apps.encounters.models import Combatant, DiceSource, Encounter, Event, Status
-from apps.encounters.services import _combatant
-from apps.encounters.steps import (
+from apps.encounters.kit import (
     EncounterError,
     Fight,
+    Modifier,
+    Roll,
     Step,
+    close_request,
+    combatant_of,
+    is_dead,
+    is_out,
     lock_encounter,
     lock_fight,
     require_status,
+    situational,
 )
+from apps.encounters.models import Combatant, DiceSource, Encounter, Event, Status
 from apps.rules import ew
 from apps.rules.dice import SecureDice, check_d10, check_d20
 from apps.rules.errors import RulesError
-from apps.systems import get_system
+from apps.systems import get_system, system_of
 
 from .state import FighterState
 
@@ -112,6 +117,8 @@ class AttackPlan:
     attacker_after: ew.RoundActions
     defender_after: ew.RoundActions | None
     modifiers: tuple[int, ...]
+    situation: tuple[Modifier, ...]  # what of ``modifiers`` the situation adds, named
+    defence_situation: tuple[Modifier, ...]  # the same for the target's active defence
     na: int
     nd: int
     active_defence: ew.EwActiveDefence | None
@@ -136,7 +143,7 @@ class AttackPlan:
 def _pick(encounter: Encounter, combatants: Sequence[Combatant] | None, pk: int) -> Combatant:
     """A combatant from the ones already loaded (no query), else from the database."""
     if combatants is None:
-        return _combatant(encounter, pk)
+        return combatant_of(encounter, pk)
     for combatant in combatants:
         if combatant.pk == pk:
             return combatant
@@ -153,6 +160,7 @@ def plan_attack(
     """Everything about an attack that is known before rolling (raises EncounterError);
     without ``odds``, the exact odds are left out (``None``)."""
     house = encounter.campaign.house()
+    system = system_of(encounter.campaign)
     attacker = _pick(encounter, combatants, choice.attacker_id)
     target = _pick(encounter, combatants, choice.target_id)
     if attacker.pk == target.pk:
@@ -172,8 +180,14 @@ def plan_attack(
         a_sheet, t_sheet = attacker.character.ew, target.character.ew
         a_derived = a_sheet.derived(house.rounding)
         t_derived = t_sheet.derived(house.rounding)
-        modifiers = (round_modifier, a_sheet.pools().wound_malus, choice.modifier)
-        defender_after, active = None, None
+        situation = tuple(situational(system, attacker, Roll.ATTACK, against=target))
+        modifiers = (
+            round_modifier,
+            a_sheet.pools().wound_malus,
+            choice.modifier,
+            *(m.value for m in situation),
+        )
+        defender_after, active, defence_situation = None, None, ()
         if choice.defence == "active":
             if is_out(target, house):
                 raise EncounterError(
@@ -183,10 +197,15 @@ def plan_attack(
                 )
             defender_after, defence_modifier = round_actions(target).defend(house)
             def_spec, _level_name = specialty_level(target, choice.defence_specialty_id)
+            defence_situation = tuple(situational(system, target, Roll.DEFENCE, against=attacker))
             active = ew.EwActiveDefence(
                 com=t_derived.com,
                 specialty=def_spec,
-                modifiers=(defence_modifier, t_sheet.pools().wound_malus),
+                modifiers=(
+                    defence_modifier,
+                    t_sheet.pools().wound_malus,
+                    *(m.value for m in defence_situation),
+                ),
             )
         nd = ew.to_hit_nd(t_derived.natural_defence, active)
         impact = ew.weapon_impact(weapon, a_sheet.phy, house.rounding)
@@ -213,6 +232,8 @@ def plan_attack(
         attacker_after=attacker_after,
         defender_after=defender_after,
         modifiers=modifiers,
+        situation=situation,
+        defence_situation=defence_situation,
         na=a_derived.com + spec,
         nd=nd,
         active_defence=active,
@@ -269,9 +290,14 @@ def ew_attack_step(
     choice: AttackChoice,
     to_hit_face: int | None = None,
     damage_face: int | None = None,
+    request_of: Combatant | None = None,
+    eclat_if_missed: bool = False,
 ) -> Event:
     """``ew_attack`` on a fight already locked with its two fighters (``lock_fight``), in
-    the caller's transaction: the console's answer then reads the same rows."""
+    the caller's transaction: the console's answer then reads the same rows. ``request_of``:
+    the fighter whose player answered the request of this attack (its defence, or its roll),
+    closed in this step; ``eclat_if_missed``: the attacker's player spends 1 point d'éclat
+    should the roll fail (in this step too: one undo gives it back)."""
     encounter = fight.encounter
     require_status(encounter, Status.RUNNING)
     if fight.acting is None or fight.acting.pk != choice.attacker_id:
@@ -296,6 +322,9 @@ def ew_attack_step(
             modifiers=plan.modifiers,
             house=house,
         )
+        spend = None
+        if eclat_if_missed and not result.to_hit.success:
+            result, spend = _rescued(plan, result, damage)
     except RulesError as error:
         raise EncounterError(rules_message(error), error.field) from error
     step = Step(
@@ -307,6 +336,10 @@ def ew_attack_step(
         dice=source,
         public=not (plan.attacker.hidden or plan.target.hidden),
     )
+    if request_of is not None:
+        close_request(step, request_of)
+    if spend is not None:
+        step.set(plan.attacker.character.ew, "eclat", spend.after)
     step.set(plan.attacker, "state", FighterState(plan.attacker_after).to_json())
     if plan.defender_after is not None:
         step.set(plan.target, "state", FighterState(plan.defender_after).to_json())
@@ -331,8 +364,25 @@ def ew_attack_step(
             "rescuable": not result.to_hit.success and plan.attacker.character.is_pc,
             # The fighter's next attack form opens on these choices (a repeat is one tap).
             "choice": asdict(choice),
+            "asked": request_of.character.name if request_of is not None else "",
+            "eclat_spent": spend is not None,
         }
     )
+
+
+def _rescued(plan: AttackPlan, result, damage_face: int | None):
+    """The failed roll saved by a point d'éclat, and the damage of the blow that now lands
+    (its d10 typed, or rolled by the app)."""
+    rescued, spend = ew.rescue_with_eclat(result.to_hit, plan.attacker.character.ew.eclat)
+    if damage_face is None:
+        damage_face = SecureDice().d10(1)[0]
+    damage = ew.roll_damage(
+        damage_face,
+        impact=plan.impact,
+        target_natural_defence=plan.target_natural_defence,
+        target_protection=plan.protection,
+    )
+    return replace(result, to_hit=rescued, damage=damage), spend
 
 
 def prefetch_posted_gear(fight: Fight, choice: AttackChoice) -> None:
@@ -390,7 +440,7 @@ def ew_stance(
         encounter_id, version, fighters=False, by=by, system=get_system("ew")
     )
     require_status(encounter, Status.RUNNING)
-    combatant = _combatant(encounter, combatant_id)
+    combatant = combatant_of(encounter, combatant_id)
     actions = round_actions(combatant)
     try:
         if stance == ew.TOTAL_ATTACK:
@@ -406,117 +456,6 @@ def ew_stance(
     return step.commit({"name": combatant.character.name, "stance": stance})
 
 
-@dataclass(frozen=True)
-class TestChoice:
-    """A test on the table: NA from a characteristic or field + specialty, against a
-    difficulty or an opponent's level."""
-
-    combatant_id: int
-    na_source: str  # "phy"/"men"/"per"/"pre", or "con"/"com"/"hab"/"soc" (+ specialty)
-    specialty_id: int | None = None
-    nd: int | None = None
-    opponent_id: int | None = None
-    opponent_source: str = ""
-    opponent_specialty_id: int | None = None
-    modifier: int = 0
-    label: str = ""
-
-
-@dataclass(frozen=True)
-class TestPlan:
-    combatant: Combatant
-    opponent: Combatant | None
-    na: int
-    nd: int
-    modifiers: tuple[int, ...]
-    chance: Fraction
-
-
-def _level(combatant: Combatant, source: str, specialty_id: int | None, rounding: str) -> int:
-    sheet = combatant.character.ew
-    if source in ew.CHARACTERISTICS:
-        return getattr(sheet, source)
-    if source in ew.FIELDS:
-        return (
-            getattr(sheet.derived(rounding), source) + specialty_level(combatant, specialty_id)[0]
-        )
-    raise EncounterError(_("Choisissez une caractéristique ou un champ."), "na_source")
-
-
-def plan_test(encounter: Encounter, choice: TestChoice) -> TestPlan:
-    house = encounter.campaign.house()
-    combatant = _combatant(encounter, choice.combatant_id)
-    na = _level(combatant, choice.na_source, choice.specialty_id, house.rounding)
-    opponent = None
-    if choice.opponent_id:
-        opponent = _combatant(encounter, choice.opponent_id)
-        # The opponent resists with its maluses too (wounds, the round's extra actions), as a
-        # defender does in an attack: they weigh on all its actions, so the ND may go below 0.
-        nd = (
-            _level(
-                opponent,
-                choice.opponent_source or choice.na_source,
-                choice.opponent_specialty_id,
-                house.rounding,
-            )
-            + opponent.character.ew.pools().wound_malus
-            + round_actions(opponent).malus(house)
-        )
-    elif choice.nd is None:
-        raise EncounterError(_("Donnez une difficulté ou un adversaire."), "nd")
-    else:
-        nd = choice.nd
-    # Wounds and the round's extra attacks/defences weigh on every action, tests included.
-    modifiers = (
-        combatant.character.ew.pools().wound_malus,
-        round_actions(combatant).malus(house),
-        choice.modifier,
-    )
-    try:
-        chance = ew.success_probability(na, nd, modifiers, house.table)
-    except RulesError as error:
-        raise EncounterError(rules_message(error), error.field) from error
-    return TestPlan(combatant, opponent, na, nd, modifiers, chance)
-
-
-@transaction.atomic
-def ew_test(
-    *, encounter_id: int, version: int | None, by, choice: TestChoice, face: int | None = None
-) -> Event:
-    """Any test on the table (a skill, a characteristic, an opposed roll)."""
-    encounter = lock_encounter(encounter_id, version)
-    require_status(encounter, Status.RUNNING, Status.PAUSED)
-    plan = plan_test(encounter, choice)
-    house = encounter.campaign.house()
-    source = DiceSource.PHYSICAL if face is not None else DiceSource.APP
-    roll = face if face is not None else SecureDice().d20(1)[0]
-    try:
-        result = ew.resolve_test(plan.na, plan.nd, roll, plan.modifiers, house.table)
-    except RulesError as error:
-        raise EncounterError(
-            rules_message(error), "face" if error.field == "roll" else error.field
-        ) from error
-    step = Step(
-        encounter,
-        "ew_test",
-        by,
-        actor=plan.combatant,
-        target=plan.opponent,
-        dice=source,
-        public=not plan.combatant.hidden,
-    )
-    return step.commit(
-        {
-            "name": plan.combatant.character.name,
-            "label": choice.label,
-            "opponent": plan.opponent.character.name if plan.opponent else "",
-            "result": asdict(result),
-            "odds": {"success": str(plan.chance)},
-            "rescuable": not result.success and plan.combatant.character.is_pc,
-        }
-    )
-
-
 @transaction.atomic
 def ew_eclat_rescue(
     *, encounter_id: int, version: int | None, by, event_id: int, damage_face: int | None = None
@@ -525,12 +464,12 @@ def ew_eclat_rescue(
     success; a rescued attack then deals its damage."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
-    failed = encounter.events.filter(pk=event_id, undone=False).first()
+    failed = encounter.events.standing().filter(pk=event_id).first()
     if failed is None or not failed.data.get("rescuable"):
         raise EncounterError(_("Ce jet ne peut pas être sauvé par un point d'éclat."), "event")
-    if encounter.events.filter(kind="ew_eclat", data__of=failed.sequence, undone=False).exists():
+    if encounter.events.standing().filter(kind="ew_eclat", data__of=failed.sequence).exists():
         raise EncounterError(_("Ce jet a déjà été sauvé."), "event")
-    combatant = _combatant(encounter, failed.actor_id)
+    combatant = combatant_of(encounter, failed.actor_id)
     sheet = combatant.character.ew
     key = "to_hit" if failed.kind == "ew_attack" else "result"
     try:
@@ -541,7 +480,7 @@ def ew_eclat_rescue(
     step.set(sheet, "eclat", spend.after)
     data = {"of": failed.sequence, "name": combatant.character.name, "result": asdict(rescued)}
     if failed.kind == "ew_attack":
-        target = _combatant(encounter, failed.target_id)
+        target = combatant_of(encounter, failed.target_id)
         house = encounter.campaign.house()
         if damage_face is None:
             damage_face, step.dice = SecureDice().d10(1)[0], DiceSource.APP
@@ -574,7 +513,7 @@ def ew_coup_de_pouce(
     """Spend 1 point d'éclat for a narrative helping hand, with the GM's note."""
     encounter = lock_encounter(encounter_id, version)
     require_status(encounter, Status.RUNNING, Status.PAUSED)
-    combatant = _combatant(encounter, combatant_id)
+    combatant = combatant_of(encounter, combatant_id)
     sheet = combatant.character.ew
     try:
         spend = ew.spend_coup_de_pouce(sheet.eclat, note)

@@ -3,19 +3,29 @@ panel's forms and offers, and the light answer to an attack."""
 
 from __future__ import annotations
 
+import copy
+from types import SimpleNamespace
+
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from apps.characters.bars import Bar
-from apps.encounters.console import LogLine, fighter_rows
-from apps.encounters.log import describe
+from apps.encounters.kit import (
+    EncounterError,
+    Fight,
+    LogLine,
+    attack_target,
+    describe,
+    fighter_rows,
+    is_out,
+    load_combatants,
+    prefetch_gear,
+)
 from apps.encounters.models import Combatant, Encounter, Event, Status
-from apps.encounters.services import load_combatants
-from apps.encounters.steps import EncounterError, Fight
 from apps.rules import ew
 
-from .combat import plan_attack, stances_left
-from .defaults import remembered_choice
+from .combat import AttackChoice, plan_attack, stances_left
+from .defaults import defence_refusal, opening_choice, remembered_choice
 from .forms import EwAttackForm, EwTestForm
 from .state import FighterState
 
@@ -117,7 +127,8 @@ def latest_roll(encounter: Encounter) -> Event | None:
     if encounter.status != Status.RUNNING:
         return None
     return (
-        encounter.events.filter(kind__in=("ew_attack", "ew_test", "ew_eclat"), undone=False)
+        encounter.events.standing()
+        .of_kind("ew_attack", "ew_test", "ew_eclat")
         .select_related("actor__character__ew")  # the éclat left, for the rescue offer
         .order_by("-sequence")
         .first()
@@ -144,6 +155,90 @@ def default_attack_plan(form) -> tuple[object | None, str | None]:
         return plan_attack(form.encounter, form.opening_choice(), form.combatants), None
     except EncounterError as error:
         return None, error.message
+
+
+# What a step's changes may touch that the actions panel's forms show beyond the odds: who
+# acts (the turn, the round) — then the panel is drawn again for the fighter acting now.
+PANEL_SHAPING = {("encounters.encounter", "turn"), ("encounters.encounter", "round")}
+
+
+def kept_panel(encounter: Encounter, step, acting, combatants) -> dict | None:
+    """Undo of the acting fighter's own attack, the turn unchanged: the attack form
+    still shows that attack's choices (an attack's answer leaves the form as the GM set it).
+    When a console loaded now would open its form on the same choices, with the same
+    defence offered, the answer is the attack's — the odds of the same attack again, the
+    stances still allowed, the offers — and the form stays. Anything else draws the panel
+    again, as a reload would."""
+    reverted = step.reverted
+    # Only an undo: before a redo the form shows what the undo's answer left in it.
+    if acting is None or step.event.kind != "undo" or reverted.kind != "ew_attack":
+        return None
+    if reverted.actor_id != acting.pk or "choice" not in reverted.data:
+        return None
+    if any((change["model"], change["field"]) in PANEL_SHAPING for change in step.changes):
+        return None
+    choice = AttackChoice(**reverted.data["choice"])
+    target = _by_pk(combatants, choice.target_id)
+    house = encounter.campaign.house()
+    if target is None or not _same_defence_offered(step, reverted, target, house):
+        return None
+    if not _opens_on(encounter, acting, target, combatants, choice, house):
+        return None
+    try:
+        plan, plan_error = plan_attack(encounter, choice, combatants), None
+    except EncounterError as error:
+        plan, plan_error = None, error.message
+    return {
+        "kept_attack_odds": True,
+        "plan": plan,
+        "plan_error": plan_error,
+        "stances_left": running_stances_left(encounter, acting),
+    }
+
+
+def _same_defence_offered(step, reverted: Event, target: Combatant, house) -> bool:
+    """Whether the form's defence block reads the same on both sides of the step: the
+    target standing before and after it, its active defence allowed or refused alike with
+    its round state as the step left it (the page) and as it is now (a reload)."""
+    applied = reverted.data.get("applied") or {}
+    if applied.get("unconscious") or applied.get("dead") or is_out(target, house):
+        return False
+    states = [
+        change["after"]
+        for change in step.changes
+        if (change["model"], change["pk"], change["field"])
+        == ("encounters.combatant", target.pk, "state")
+    ]
+    if not states:
+        return True
+    shown = copy.copy(target)  # the target as the page drew it: as the attack left it
+    shown.state = states[-1]
+    return defence_refusal(shown, house) == defence_refusal(target, house)
+
+
+def _opens_on(encounter, acting, target, combatants, choice: AttackChoice, house) -> bool:
+    """Whether the attack form a reload draws opens on ``choice``: the same target, weapon,
+    specialties, defence and modifier (read as ``console_forms`` reads them)."""
+    remembered = remembered_choice(encounter, acting)
+    others = [c for c in combatants if c.pk != acting.pk]
+    unbound = SimpleNamespace(is_bound=False)
+    if attack_target(unbound, acting, others, house, remembered.get("target_id")) != target:
+        return False
+    prefetch_gear(encounter, [acting, target])
+    opening = opening_choice(acting, target, remembered, house)
+    return (
+        opening.get("weapon"),
+        opening.get("specialty"),
+        opening.get("modifier", 0),
+        opening.get("defence"),
+        opening.get("defence_specialty"),
+    ) == (
+        choice.weapon_id,
+        choice.specialty_id,
+        choice.modifier,
+        choice.defence,
+        choice.defence_specialty_id,
+    )
 
 
 def attack_step_context(request, event: Event, fight: Fight, form) -> dict:

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from apps.compendium.models import EW_MELEE_KINDS
 from apps.core.refusals import rules_message
-from apps.encounters.fighters import is_out
+from apps.encounters.kit import is_out
 from apps.encounters.models import Combatant, Encounter
 from apps.rules.errors import RulesError
 
@@ -16,26 +16,58 @@ from .combat import round_actions
 
 
 def remembered_choice(encounter: Encounter, attacker: Combatant) -> dict:
-    """The choices of the fighter's latest attack of this fight not undone (one query)."""
+    """The choices of the fighter's latest attack of this fight not undone (one query, kept
+    on the fighter for the log as it stands: an undo's answer asks before the panel does)."""
+    kept = attacker.__dict__.get("_remembered_choice")
+    if kept is not None and kept[0] == encounter.last_sequence:
+        return kept[1]
     data = (
-        encounter.events.filter(kind="ew_attack", actor=attacker, undone=False)
+        encounter.events.standing()
+        .filter(kind="ew_attack", actor=attacker)
         .order_by("-sequence")
         .values_list("data", flat=True)
         .first()
     )
-    return (data or {}).get("choice", {})
+    choice = (data or {}).get("choice", {})
+    attacker.__dict__["_remembered_choice"] = (encounter.last_sequence, choice)
+    return choice
 
 
 def own_weapon_id(sheet, remembered: dict) -> int | None:
-    """The weapon used last if still carried (None: fists), else the first one carried."""
+    """The weapon used last if still carried (None: fists), else the one the fighter is best
+    with (``best_weapon_id``)."""
     weapons = [w.pk for w in sheet.weapons.all()]
     if "weapon_id" in remembered and remembered["weapon_id"] in (None, *weapons):
         return remembered["weapon_id"]
-    return weapons[0] if weapons else None
+    return best_weapon_id(sheet)
+
+
+def bare_hands_rank(sheet):
+    """The fighter's rank in the specialty of bare hands (the compendium's fists: Corps à
+    corps), if it has one (``gear_lookups`` marks it)."""
+    return next((r for r in sheet.specialties.all() if getattr(r, "bare_hands", False)), None)
+
+
+def best_weapon_id(sheet) -> int | None:
+    """What the fighter strikes with best: the carried weapon or bare hands (None) whose
+    specialty it ranks highest in — a bat without its specialty does worse than fists with
+    Corps à corps; on a tie, the first weapon carried (it hits harder than fists)."""
+    ranks = {r.specialty_id: r.level for r in sheet.specialties.all()}
+    fists = bare_hands_rank(sheet)
+    best_id, best_level = None, fists.level if fists else 0
+    for weapon in reversed(list(sheet.weapons.all())):  # the first carried wins a tie
+        level = ranks.get(weapon.specialty_id, 0)
+        if level >= best_level:
+            best_id, best_level = weapon.pk, level
+    return best_id
 
 
 def matching_specialty_id(sheet, weapon_id: int | None) -> int | None:
-    """The fighter's rank in the specialty its weapon is used with (none for fists)."""
+    """The fighter's rank in the specialty its weapon is used with (for fists, that of bare
+    hands)."""
+    if weapon_id is None:
+        fists = bare_hands_rank(sheet)
+        return fists.pk if fists else None
     weapon = next((w for w in sheet.weapons.all() if w.pk == weapon_id), None)
     if weapon is None or weapon.specialty_id is None:
         return None
@@ -44,9 +76,14 @@ def matching_specialty_id(sheet, weapon_id: int | None) -> int | None:
 
 
 def best_melee_rank(sheet):
-    """The defender's best specialty among those of its melee weapons."""
+    """The defender's best specialty to defend with: its melee weapons' and that of bare
+    hands, always at hand."""
     melee = {w.specialty_id for w in sheet.weapons.all() if w.kind in EW_MELEE_KINDS}
-    ranks = [r for r in sheet.specialties.all() if r.specialty_id in melee]
+    ranks = [
+        r
+        for r in sheet.specialties.all()
+        if r.specialty_id in melee or getattr(r, "bare_hands", False)
+    ]
     return max(ranks, key=lambda r: r.level, default=None)
 
 
@@ -120,15 +157,25 @@ def _defence(target: Combatant, remembered: dict, house) -> tuple[str, int | Non
     return best_defence(target, house)
 
 
-def defence_for_target(target: Combatant | None, drawn_for: str, house) -> dict:
-    """The defender's specialty of a posted form whose target changed, redrawn for the new
-    target (the one posted was among the former target's). Returns the fields to change."""
+def defence_for_target(
+    target: Combatant | None, former: Combatant | None, drawn_for: str, house
+) -> dict:
+    """The defence of a posted form whose target changed, redrawn for the new target
+    (``former``: the one it was drawn for, found by ``drawn_for``). Returns the fields to
+    change: the defender's specialty (the one posted was among the former target's); and the
+    defence itself when the new target cannot defend (out of the fight, no defence left this
+    round: "ne se défend pas" is forced) or the former one could not (its "ne se défend pas"
+    was forced, not chosen)."""
     if target is None:
         return {}
     # Nothing said (a form posted from elsewhere): what was posted is what was meant.
     if not drawn_for or str(target.pk) == drawn_for:
         return {}
-    _defence, rank = best_defence(target, house)
-    # The defence itself stays as the GM set it: if the rules refuse it for this target,
-    # the refusal is said next to it.
-    return {"defence_specialty": "" if rank is None else str(rank)}
+    defence, rank = best_defence(target, house)
+    changes = {"defence_specialty": "" if rank is None else str(rank)}
+    if not can_defend(target, house) or (former is not None and not can_defend(former, house)):
+        # Forced either way: the new target cannot defend, or the former one could not.
+        changes["defence"] = defence
+    # Else the defence itself stays as the GM set it: if the rules refuse it for this
+    # target, the refusal is said next to it.
+    return changes

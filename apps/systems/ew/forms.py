@@ -5,15 +5,20 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from apps.encounters.fighters import attack_target
-from apps.encounters.forms import VersionForm, add_encounter_error, optional_face
+from apps.encounters.kit import (
+    EncounterError,
+    VersionForm,
+    add_encounter_error,
+    attack_target,
+    optional_face,
+    prefetch_gear,
+)
 from apps.encounters.models import Combatant, Encounter
-from apps.encounters.services import prefetch_gear
-from apps.encounters.steps import EncounterError
 from apps.rules import ew
 
-from .combat import AttackChoice, TestChoice, plan_attack, plan_test
+from .combat import AttackChoice, plan_attack
 from .defaults import defence_for_target, defence_refusal, opening_choice
+from .table_tests import TestChoice, plan_test
 
 
 class EwAttackForm(VersionForm):
@@ -114,7 +119,9 @@ class EwAttackForm(VersionForm):
     def _redraw_for_target(self, target: Combatant | None, house) -> None:
         """A posted form whose target changed lists the new target's specialties, its best
         preselected; the defence block it redraws then says which target it was drawn for."""
-        changes = defence_for_target(target, str(self.data.get("drawn_for", "")), house)
+        drawn_for = str(self.data.get("drawn_for", ""))
+        former = next((c for c in self.combatants if str(c.pk) == drawn_for), None)
+        changes = defence_for_target(target, former, drawn_for, house)
         if changes:
             self.data = self.data.copy()
             for name, value in {**changes, "drawn_for": str(target.pk)}.items():

@@ -10,10 +10,17 @@ from apps.systems.house_rules import PAIRS
 
 # Every rule but the resolution grid, which has its own editor (grid.py).
 LABELS = {
+    "requests_initiative": _("Demandes de jets : l'initiative des PJ va aux joueurs"),
+    "requests_defence": _("Demandes de jets : les défenses des PJ vont aux joueurs"),
+    "requests_attack": _("Demandes de jets : les attaques des PJ vont aux joueurs"),
+    "odds_against_npcs": _("Montrer aux joueurs leurs chances contre un PNJ"),
     "rounding": _("Arrondi des divisions"),
     "generation_points": _("Points de génération à la création"),
     "specialty_cost_mode": _("Coût des spécialités à la création"),
     "difficulty_ladder": _("Échelle de difficulté (une ligne « libellé = valeur »)"),
+    "condition_values": _(
+        "États de la table et leur modificateur au NA (une ligne « état = modificateur »)"
+    ),
     "initiative_ties_by_com": _("Égalité d'initiative : le meilleur combat passe d'abord"),
     "extra_action_malus": _("Malus par action supplémentaire dans le round"),
     "total_defence_bonus": _("Bonus de défense totale"),
@@ -36,4 +43,4 @@ CHOICES = {
     ],
 }
 
-KINDS = {"difficulty_ladder": PAIRS}
+KINDS = {"difficulty_ladder": PAIRS, "condition_values": PAIRS}

@@ -85,7 +85,21 @@ def _ew_attack(data: dict) -> str:
     }
     if data.get("defence") == "active":
         text += " " + _("(défense active)")
-    return text + _applied(data.get("applied")) + "."
+    if data.get("eclat_spent"):
+        text += " " + _("grâce à un point d'éclat")
+    text += _applied(data.get("applied")) + "."
+    if data.get("asked"):
+        text += " " + _("(jet de %(name)s depuis son téléphone)") % {"name": data["asked"]}
+    return text
+
+
+def _ew_request(data: dict) -> str:
+    if data.get("kind") == "test":
+        what = data.get("label") or _("un test")
+        return _("%(name)s : %(what)s demandé au joueur.") % {"name": data["name"], "what": what}
+    if data.get("kind") == "defence":
+        return _("%(attacker)s attaque %(target)s : défense demandée au joueur.") % data
+    return _("Attaque de %(attacker)s sur %(target)s demandée au joueur.") % data
 
 
 def _ew_test(data: dict) -> str:
@@ -104,7 +118,12 @@ def _ew_test(data: dict) -> str:
         text = _("%(name)s tente %(what)s : %(roll)s") % words
     if data.get("opponent"):
         text += " " + _("contre %(opponent)s") % {"opponent": data["opponent"]}
-    return text + "."
+    if result.get("eclat_rescue"):
+        text += " " + _("grâce à un point d'éclat")
+    text += "."
+    if data.get("asked"):
+        text += " " + _("(jet de %(name)s depuis son téléphone)") % {"name": data["asked"]}
+    return text
 
 
 def _ew_eclat(data: dict) -> str:
@@ -131,4 +150,25 @@ EW_WRITERS = {
     "ew_eclat": _ew_eclat,
     "ew_stance": _ew_stance,
     "ew_coup_de_pouce": _ew_coup_de_pouce,
+    "ew_request_defence": _ew_request,
+    "ew_request_attack": _ew_request,
+    "ew_request_test": _ew_request,
+}
+
+
+def _blow_taken(data: dict) -> str | None:
+    """A blow as the players read it when they do not see who struck: what became of its
+    target ("Marco reçoit un coup ; 8 superficiels, 0 létal — sans connaissance.")."""
+    if not data.get("target"):
+        return None
+    if not data.get("applied") and not data.get("to_hit", {}).get("success", True):
+        return _("Un coup manque %(target)s.") % data
+    return _("%(target)s reçoit un coup") % data + _applied(data.get("applied")) + "."
+
+
+# What the players read of a step by a fighter they do not see (a hidden NPC): what became
+# of its visible target; its tests, stances and spends tell them nothing.
+EW_UNSEEN_ACTOR_WRITERS = {
+    "ew_attack": _blow_taken,
+    "ew_eclat": _blow_taken,
 }

@@ -16,11 +16,13 @@ from apps.characters import fights
 from apps.characters.access import get_character_for_user
 from apps.characters.models import Character, EwSheet
 from apps.characters.services import pools_of, table_action_record
-from apps.characters.views import sheet_response, sheet_with_form
+from apps.characters.views import sheet_refused, sheet_response, sheet_with_form
 from apps.core.http import HtmxHttpRequest
+from apps.core.once import once_per_submission
 from apps.core.refusals import rules_message
+from apps.encounters.models import asked_a_roll
 from apps.rules import ew
-from apps.rules.errors import RulesError
+from apps.rules.errors import InvalidEclatSpend, RulesError, fr
 
 
 class EclatSpendForm(forms.Form):
@@ -50,6 +52,11 @@ def eclat_spend(*, character: Character, by: User, note: str = "") -> int:
     """
     fights.follow([character.pk])
     sheet = EwSheet.objects.select_for_update().get(pk=character.pk)
+    if asked_a_roll(character.pk):
+        raise InvalidEclatSpend(
+            fr("Un jet t'est demandé dans le combat : dépense ton éclat depuis la demande."),
+            field="eclat",
+        )
     before = pools_of(sheet)
     spend = ew.spend_coup_de_pouce(sheet.eclat, note)
     sheet.eclat = spend.after
@@ -61,6 +68,7 @@ def eclat_spend(*, character: Character, by: User, note: str = "") -> int:
 
 
 @require_POST
+@once_per_submission(sheet_refused)
 def sheet_eclat_spend(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """EW: the owner (or the GM) spends a point d'éclat for a coup de pouce du destin."""
     character = get_character_for_user(request, character_id, write=True)

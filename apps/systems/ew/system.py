@@ -3,10 +3,13 @@ modules of this folder and the rules engine (``apps.rules.ew``)."""
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from apps.characters.models import EwSheet, EwSpecialtyRank
-from apps.compendium.models import EwResolutionTable
+from apps.compendium.models import EwResolutionTable, EwWeapon, EwWeaponKind
+from apps.encounters.kit import ConditionType, table_conditions
 from apps.rules import ew
 from apps.systems.base import GameSystem, InitiativeResult
 
@@ -18,6 +21,7 @@ from . import (
     grid,
     house_rules,
     log,
+    requests,
     sheet,
     transfer,
     urls,
@@ -73,6 +77,38 @@ class EwSystem(GameSystem):
     def pool_bars(self, sheet_, house) -> list:
         return sheet.pool_bars(sheet_)
 
+    # EW's plans read no modifier on damage (its dice are the weapon's) and it has no spell.
+    condition_rolls = ("attack", "defence", "test", "initiative", "attacked")
+
+    def condition_catalogue(self, house) -> list[ConditionType]:
+        # The rules define no lasting state beyond those the console tracks itself (wounds,
+        # unconscious, total attack or defence): the list is the campaign's table conditions.
+        return table_conditions(
+            house.condition_values,
+            _(
+                "État de la table (règle maison de la campagne) : %(value)s au NA, %(rolls)s. "
+                "Les règles comptent tout modificateur de situation sur le NA."
+            ),
+            self.condition_rolls,
+        )
+
+    def pool_labels(self) -> dict[str, str]:
+        return {
+            "superficial_left": _("points superficiels"),
+            "lethal_left": _("points létaux"),
+            "eclat": _("points d'éclat"),
+        }
+
+    def pool_amount(self, field_name: str, amount: int) -> str | None:
+        words = {
+            "superficial_left": lambda n: ngettext(
+                "%(n)s point superficiel", "%(n)s points superficiels", n
+            ),
+            "lethal_left": lambda n: ngettext("%(n)s point létal", "%(n)s points létaux", n),
+            "eclat": lambda n: ngettext("%(n)s point d'éclat", "%(n)s points d'éclat", n),
+        }.get(field_name)
+        return words(amount) % {"n": amount} if words else None
+
     def sheet_context(self, sheet_, house) -> dict:
         return sheet.sheet_context(sheet_, house)
 
@@ -115,7 +151,12 @@ class EwSystem(GameSystem):
         return EwSheet
 
     def gear_lookups(self) -> list:
-        specialties = EwSpecialtyRank.objects.select_related("specialty")
+        # Each rank says whether it is the specialty of bare hands (the compendium's fists):
+        # fists are always at hand, to strike and to defend (defaults.py).
+        fists = EwWeapon.objects.filter(kind=EwWeaponKind.FISTS, specialty=OuterRef("specialty"))
+        specialties = EwSpecialtyRank.objects.select_related("specialty").annotate(
+            bare_hands=Exists(fists)
+        )
         return ["weapons", Prefetch("specialties", queryset=specialties)]
 
     def is_out(self, combatant, house) -> bool:
@@ -126,14 +167,18 @@ class EwSystem(GameSystem):
     def is_dead(self, combatant, house) -> bool:
         return _pools(combatant).dead
 
-    def initiative_order(self, combatants, faces, draws, house) -> list[InitiativeResult]:
+    def initiative_order(
+        self, combatants, faces, draws, house, bonuses=None
+    ) -> list[InitiativeResult]:
         """The d10 plus COM, every round (``ew.initiative_order`` breaks the ties)."""
+        bonuses = bonuses or {}
         rolls = [
             ew.EwInitiativeRoll(
                 key=c.pk,
                 com=c.character.ew.derived(house.rounding).com,
                 roll=faces[c.pk],
                 draw=draws.draw(),
+                modifier=bonuses.get(c.pk, 0),
             )
             for c in combatants
         ]
@@ -174,8 +219,26 @@ class EwSystem(GameSystem):
     def console_extras(self, encounter, acting, forms, *, actions: bool) -> dict:
         return console.console_extras(encounter, acting, forms, actions=actions)
 
+    def request_panel(self, encounter, combatant, request: dict, params) -> dict:
+        return requests.panel(encounter, combatant, request, params)
+
+    def request_answer(self, *, encounter_id, combatant_id, data, by, take_over: bool):
+        return requests.answer_posted(
+            encounter_id=encounter_id,
+            combatant_id=combatant_id,
+            data=data,
+            by=by,
+            take_over=take_over,
+        )
+
+    def kept_panel(self, encounter, step, acting, combatants) -> dict | None:
+        return console.kept_panel(encounter, step, acting, combatants)
+
     def log_writers(self) -> dict:
         return log.EW_WRITERS
+
+    def unseen_actor_writers(self) -> dict:
+        return log.EW_UNSEEN_ACTOR_WRITERS
 
     def npc_target_for_players(self, kind: str, data: dict) -> dict:
         return log.npc_target_for_players(kind, data)

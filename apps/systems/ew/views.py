@@ -11,22 +11,31 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
 from apps.core.http import HtmxHttpRequest
-from apps.encounters.access import get_encounter_for_user, lock_fight_for_gm
-from apps.encounters.console import ends_the_round_early
-from apps.encounters.forms import add_encounter_error
-from apps.encounters.models import Encounter
-from apps.encounters.services import acting_combatant, load_combatants
-from apps.encounters.steps import EncounterError, Fight, StaleVersion
-from apps.encounters.views import (
-    _refused,
-    _respond,
-    _respond_step,
-    _stale,
+from apps.encounters.kit import (
+    ATTACK,
+    DEFENCE,
+    EncounterError,
+    Fight,
+    StaleVersion,
+    acting_combatant,
+    add_encounter_error,
+    answer_console,
+    answer_posted_request,
+    answer_step,
+    ends_the_round_early,
+    get_encounter_for_user,
+    load_combatants,
+    lock_fight_for_gm,
+    refuse,
+    run_fight_step,
     run_small_step,
+    run_step,
+    stale_refusal,
 )
+from apps.encounters.models import Encounter, Event
 from apps.systems import get_system
 
-from . import combat
+from . import combat, requests, table_tests
 from .console import attack_step_context
 from .forms import EwAttackForm, EwCoupDePouceForm, EwEclatForm, EwStanceForm, EwTestForm
 
@@ -39,7 +48,7 @@ def _respond_attack(request, fight: Fight, event, form):
     if not request.htmx:
         return redirect("encounters:console", fight.encounter.pk)
     if ends_the_round_early(fight, event):
-        return _respond_step(request, fight.encounter, event)
+        return answer_step(request, fight.encounter, event)
     response = TemplateResponse(
         request, f"{ACTIONS}#attack-update", attack_step_context(request, event, fight, form)
     )
@@ -65,6 +74,9 @@ def ew_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespo
         return HttpResponse(status=204)
     valid = form.is_valid()
     context = {"form": form, "plan": form.plan if valid else None, "encounter": encounter}
+    # The page takes the odds box and the defence block out of this form: the refusals of
+    # the other fields are said in the box.
+    context["odds_only"] = True
     return TemplateResponse(request, f"{ACTIONS}#ew-attack-form", context)
 
 
@@ -77,43 +89,66 @@ def ew_attack(request: HtmxHttpRequest, encounter_id: int):
     if not form.is_valid():
         return _attack_refused(request, encounter_id)
     choice = form.choice()
-    try:
-        with transaction.atomic():
-            fight = lock_fight_for_gm(
-                request,
-                encounter_id,
-                (choice.attacker_id, choice.target_id),
-                system=get_system("ew"),
-                version=form.cleaned_data["version"],
-            )
-            event = combat.ew_attack_step(
-                fight,
-                by=request.user,
-                choice=choice,
-                to_hit_face=form.cleaned_data["to_hit_face"],
-                damage_face=form.cleaned_data["damage_face"],
-            )
-    except StaleVersion as error:
-        # Said as for a form drawn on an older version (the lock found a newer one).
-        encounter = get_encounter_for_user(request, encounter_id, gm=True)
-        return _refused(request, encounter, _stale(request, encounter) or error)
-    except EncounterError as error:
-        return _attack_refused(request, encounter_id, error)
-    return _respond_attack(request, fight, event, form)
+
+    @transaction.atomic
+    def step() -> tuple[Fight, Event]:
+        fight = lock_fight_for_gm(
+            request,
+            encounter_id,
+            (choice.attacker_id, choice.target_id),
+            system=get_system("ew"),
+            version=form.cleaned_data["version"],
+        )
+        event = combat.ew_attack_step(
+            fight,
+            by=request.user,
+            choice=choice,
+            to_hit_face=form.cleaned_data["to_hit_face"],
+            damage_face=form.cleaned_data["damage_face"],
+        )
+        return fight, event
+
+    return run_step(
+        request,
+        encounter_id,
+        step,
+        answer=lambda done: _respond_attack(request, *done, form),
+        refused=lambda error: _attack_refused(request, encounter_id, error),
+    )
+
+
+@require_POST
+def ew_request(request: HtmxHttpRequest, encounter_id: int):
+    """The attack set up in the form goes to a player: its defence to the target's
+    ("Défense au joueur"), or its roll to the attacker's ("Attaque au joueur")."""
+    form = EwAttackForm(request.POST)
+    kind = request.POST.get("request_kind", "")
+    if not form.is_valid() or kind not in (DEFENCE, ATTACK):
+        return _attack_refused(request, encounter_id)
+    choice = form.choice()
+    return run_fight_step(
+        request,
+        encounter_id,
+        (choice.attacker_id, choice.target_id),
+        lambda fight: requests.request_attack(fight, by=request.user, choice=choice, kind=kind),
+        system=get_system("ew"),
+        version=form.cleaned_data["version"],
+        refused=lambda error: _attack_refused(request, encounter_id, error),
+    )
 
 
 def _attack_refused(request, encounter_id: int, error: EncounterError | None = None):
     """A refused attack: the console with the form as posted, built with its lists, each
     refusal next to its field (409 first if someone acted since the form was drawn)."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    if stale := _stale(request, encounter):
-        return _refused(request, encounter, stale)
+    if stale := stale_refusal(request, encounter):
+        return refuse(request, encounter, stale)
     form = _ew_attack_form(request, encounter, request.POST, with_odds=False)
     if form is None:
-        return _refused(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
+        return refuse(request, encounter, EncounterError(_("Personne n'agit maintenant.")))
     if form.is_valid() and error is not None:
         add_encounter_error(form, error)
-    return _respond(request, encounter, forms={"ew_attack": form})
+    return answer_console(request, encounter, forms={"ew_attack": form})
 
 
 def _ew_test_form(request, encounter: Encounter, data=None) -> EwTestForm:
@@ -146,13 +181,13 @@ def ew_test_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespons
 def ew_test(request: HtmxHttpRequest, encounter_id: int):
     """A fighter rolls a test on the resolution table (NA against ND)."""
     encounter = get_encounter_for_user(request, encounter_id, gm=True)
-    if stale := _stale(request, encounter):
-        return _refused(request, encounter, stale)
+    if stale := stale_refusal(request, encounter):
+        return refuse(request, encounter, stale)
     form = _ew_test_form(request, encounter, request.POST)
     if not form.is_valid():
-        return _respond(request, encounter, forms={"ew_test": form})
+        return answer_console(request, encounter, forms={"ew_test": form})
     try:
-        event = combat.ew_test(
+        event = table_tests.ew_test(
             encounter_id=encounter.pk,
             version=form.cleaned_data["version"],
             by=request.user,
@@ -160,9 +195,30 @@ def ew_test(request: HtmxHttpRequest, encounter_id: int):
             face=form.cleaned_data["face"],
         )
     except EncounterError as error:
-        return _refused(request, encounter, error, forms={"ew_test": form})
+        return refuse(request, encounter, error, forms={"ew_test": form})
     # The test panel stays open as the GM set it: the next player often rolls the same test.
-    return _respond_step(request, encounter, event, keep_actions=True)
+    return answer_step(request, encounter, event, keep_actions=True)
+
+
+@require_POST
+def ew_test_request(request: HtmxHttpRequest, encounter_id: int):
+    """The test set up in the form goes to its fighter's player ("Test au joueur")."""
+    encounter = get_encounter_for_user(request, encounter_id, gm=True)
+    if stale := stale_refusal(request, encounter):
+        return refuse(request, encounter, stale)
+    form = _ew_test_form(request, encounter, request.POST)
+    if not form.is_valid():
+        return answer_console(request, encounter, forms={"ew_test": form})
+    try:
+        event = requests.request_test(
+            encounter_id=encounter.pk,
+            version=form.cleaned_data["version"],
+            by=request.user,
+            choice=form.choice(),
+        )
+    except EncounterError as error:
+        return refuse(request, encounter, error, forms={"ew_test": form})
+    return answer_step(request, encounter, event)
 
 
 @require_POST
@@ -199,11 +255,11 @@ def ew_eclat(request: HtmxHttpRequest, encounter_id: int):
             if isinstance(error, StaleVersion) or error.field != "damage_face":
                 # Said at the top of the actions too: the card may be gone (roll saved).
                 add_encounter_error(form, error)
-                return _refused(request, encounter, error, forms={"ew_eclat": form})
+                return refuse(request, encounter, error, forms={"ew_eclat": form})
             add_encounter_error(form, error)
         else:
-            return _respond_step(request, encounter, event)
-    return _respond(request, encounter, forms={"ew_eclat": form})
+            return answer_step(request, encounter, event)
+    return answer_console(request, encounter, forms={"ew_eclat": form})
 
 
 @require_POST
@@ -217,3 +273,10 @@ def ew_coup_de_pouce(request: HtmxHttpRequest, encounter_id: int):
         combatant_id="combatant",
         note="note",
     )
+
+
+@require_POST
+def ew_request_answer(request: HtmxHttpRequest, encounter_id: int):
+    """The player answers the roll asked of their character (issue #31): one step, or a
+    refusal in French that changes nothing."""
+    return answer_posted_request(request, encounter_id, requests.answer_posted)

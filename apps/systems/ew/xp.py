@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.characters.models import EwPowerRank, EwSheet, EwSpecialtyRank
 from apps.compendium.models import EwPower, EwSpecialty
@@ -191,6 +192,10 @@ class EwXpCosts(XpCosts):
     """EW's XP costs, priced by the engine with the campaign's house rules."""
 
     sheet_relations = ("archetype",)  # a specialty's price depends on the archetype's factor
+    help_text = gettext_lazy(
+        "Chaque coût suit les règles maison de la campagne ; les limites (caractéristique "
+        "10, spécialité 6, éclat maximum) sont déjà appliquées."
+    )
     record_models = {"specialty": EwSpecialty, "power": EwPower}
 
     def options(self, sheet: EwSheet, house, balance: int) -> list[tuple[str, str]]:

@@ -39,6 +39,12 @@ def get_console(table):
     return table["client"].get(url("console", encounter), **HTMX)
 
 
+def offer(table):
+    """The folded offer of fatigue dice, as it loads when the GM opens it."""
+    encounter = table["encounter"]
+    return table["client"].get(url("aethoria_attack_fatigue_offer", encounter), **HTMX)
+
+
 def text(response) -> str:
     return response.text.replace("&#x27;", "'")
 
@@ -49,8 +55,10 @@ def test_fatigue_after_a_missed_attack_roll_makes_it_land_then_undo(table):
     response = attack(table, y, b, attack_faces="7 8 9 9", location_faces="12")
     assert "Dés de fatigue après le jet (dernière attaque)" in response.text
     # Exact odds of landing with 1, 2, 3 more dice at 6: 60 %, 1 − 0.4² = 84 %, 93.6 %.
-    assert "chance de toucher" in response.text
-    assert "60 %" in response.text and "84 %" in response.text and "93,6 %" in response.text
+    # Its form and odds load when the GM opens the folded offer.
+    opened = offer(table).text
+    assert "chance de toucher" in opened
+    assert "60 %" in opened and "84 %" in opened and "93,6 %" in opened
     at_attack = state(table)
     # 2 fatigue dice 1 3 -> 2 + 1 = 3 successes: net 3 lands, 1 bonus die -> 3 damage dice.
     data = {"faces": "1 3", "damage_faces": "1 4"}
@@ -76,7 +84,7 @@ def test_fatigue_after_a_missed_attack_roll_makes_it_land_then_undo(table):
     # The severe effect proposed is the revised attack's.
     assert "Effet grave proposé" in response.text
     # Once per roll: the attack roll is no longer offered, and is refused if forged.
-    assert 'value="0:attack"' not in response.text
+    assert 'value="0:attack"' not in offer(table).text
     before = snapshot(table)
     response = after(table, "0:attack", 1, faces="1")
     assert "Sélectionnez un choix valide" in text(response)
@@ -93,7 +101,7 @@ def test_fatigue_after_a_missed_attack_roll_makes_it_land_then_undo(table):
     response = post(table, "undo")
     assert state(table) == at_attack
     assert "Effet grave proposé" not in response.text
-    assert 'value="0:attack"' in response.text
+    assert 'value="0:attack"' in offer(table).text
 
 
 def test_fatigue_after_the_defence_turns_the_blow_into_a_miss(table):
@@ -131,8 +139,7 @@ def test_fatigue_after_the_attack_buys_one_more_damage_die(table):
         damage_faces="9 9",
     )
     # 1 die at 6 adds at least 1 success 60 % of the time: exactly what a bonus die needs.
-    console = get_console(table)
-    assert "chance d'un dé de dégâts en plus" in text(console)
+    assert "chance d'un dé de dégâts en plus" in text(offer(table))
     response = after(table, "0:attack", 1, faces="4", damage_faces="1")
     assert not errors(response), errors(response)
     blow = last(table, "aethoria_attack_fatigue").data["blows"][0]
@@ -148,9 +155,9 @@ def test_fatigue_after_the_damage_roll_with_its_expected_damage(table):
     attack(table, y, b, attack_faces="1 3 7 9", location_faces="12", damage_faces="1 4 9")
     # Net 3: 1 bonus die; 1 4 9 -> 3 + 2 fixed = 5. One die at Force 5 adds 0, 1, 2 with
     # 50, 40, 10 %: 5.6 PV expected.
-    console = get_console(table)
-    assert "dégâts attendus (aujourd'hui 5 PV)" in text(console) and "5,6 PV" in console.text
-    assert "Dégâts de Ysolde (5 dégâts)" in text(console)  # its damage, fixed part included
+    opened = offer(table)
+    assert "dégâts attendus (aujourd'hui 5 PV)" in text(opened) and "5,6 PV" in opened.text
+    assert "Dégâts de Ysolde (5 dégâts)" in text(opened)  # its damage, fixed part included
     at_attack = state(table)
     response = after(table, "0:damage", 1, faces="1", damage_faces="3")
     assert "Aucun dé de dégâts à lancer en plus" in text(response)
@@ -221,7 +228,8 @@ def test_fatigue_after_the_second_attack_of_an_attaque_double(table):
     )
     assert not errors(response), errors(response)
     assert sheet(table, "brandon").pv == 16
-    assert '<option value="1:attack">2e arme — Attaque de Ysolde (0 réussite' in response.text
+    opened = offer(table).text
+    assert '<option value="1:attack">2e arme — Attaque de Ysolde (0 réussite' in opened
     # One die on the second attack roll: 1 -> 2 successes, it lands with no bonus die;
     # the dague's 2 dice under Force 5 - 2: 3 9 -> 1 + 2 fixed = 3 - RD 2 = 1.
     response = after(table, "1:attack", 1, faces="1", damage_faces="3 9")
@@ -232,3 +240,23 @@ def test_fatigue_after_the_second_attack_of_an_attaque_double(table):
     assert second["damage"]["damage"] == 1 and second["pv"] == {"before": 16, "after": 15}
     assert sheet(table, "brandon").pv == 15
     assert ", 2e arme : 2 réussites, touché au torse" in text(response)
+
+
+def test_deciding_a_severe_effect_keeps_the_fatigue_dice_of_that_roll_until_the_next_step(table):
+    """Confirming the effect the blow proposed is part of the exchange: the card adding
+    fatigue dice to its rolls stays, and still works, until the next step (issue 29)."""
+    y, b = start(table)
+    arm_blow(table, y, b)
+    attack_event = last(table, "aethoria_attack")
+    response = post(
+        table, "aethoria_effect", {"event": attack_event.pk, "blow": 0, "decision": "confirm"}
+    )
+    assert "Dés de fatigue après le jet (dernière attaque)" in response.text
+    assert "Dés de fatigue après le jet (dernière attaque)" in get_console(table).text
+    # Ysolde adds a die to the damage: the card still names the attack, not the decision.
+    data = {"event": attack_event.pk, "roll": "0:damage", "count": 1, "faces": "1"}
+    response = post(table, "aethoria_attack_fatigue", data)
+    assert not errors(response), errors(response)
+    assert last(table, "aethoria_attack_fatigue").data["of"] == attack_event.sequence
+    post(table, "next_turn")
+    assert "Dés de fatigue après le jet (dernière attaque)" not in get_console(table).text

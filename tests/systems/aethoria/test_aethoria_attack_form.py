@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from apps.characters.models import AethoriaSkillRank
 from tests.systems.aethoria.support import (
     HTMX,
     aethoria_table,  # noqa: F401 - the `table` fixture
@@ -105,3 +106,112 @@ def test_an_older_attack_without_its_choice_still_opens_on_the_defaults(table):
     page = ysolde_again(table)
     assert selected(page, "weapon") != str(dague.pk)
     assert re.search(r'name="modifier" value="0"', page)
+
+
+def test_an_impossible_choice_says_why_in_the_odds_box_the_page_keeps(table):
+    """A parry at Parade rank 0: the page swaps only the odds box out of the answer, which
+    says the reason instead of going blank (issue 29); the Action list it carries is the
+    page's own (no "attaque double" offered to a fighter without two one-handed weapons)."""
+    y, b = start(table)
+    AethoriaSkillRank.objects.filter(sheet=table["brandon"].aethoria, skill__kind="parry").delete()
+    encounter = table["encounter"]
+    encounter.refresh_from_db()
+    page = table["client"].get(url("console", encounter), **HTMX).text
+    data = {
+        "version": encounter.version,
+        "attacker": y.pk,
+        "target": b.pk,
+        "drawn_for": b.pk,
+        "mode": "attack",
+        "weapon": table["ysolde"].aethoria.weapons.get().pk,
+        "defence": "parry",
+        "parry_with": "shield",
+        "modifier": 0,
+        "fatigue": 0,
+        "redraw": "1",
+    }
+    answer = table["client"].get(url("aethoria_attack_odds", encounter), data, **HTMX).text
+    odds = answer[answer.index('id="aethoria-attack-odds"') :]
+    odds = odds[: odds.index("</div>")]
+    assert "Rang 0 : le personnage ne peut pas tenter ce jet sans l" in odds
+
+    def modes(html):
+        select = html[html.index('name="mode"') :]
+        return re.findall(r'<option value="(\w+)"', select[: select.index("</select>")])
+
+    assert modes(answer) == modes(page) == ["attack", "cibler"]
+    # The GM's accord (folded) brings the odds back.
+    data["rank_zero_allowed"] = "on"
+    answer = table["client"].get(url("aethoria_attack_odds", encounter), data, **HTMX).text
+    odds = answer[answer.index('id="aethoria-attack-odds"') :]
+    assert "Chance de toucher" in odds[: odds.index("</div>")]
+
+
+def select_of(html: str, name: str) -> str:
+    select = html[html.index(f'name="{name}"') :]
+    return select[: select.index("</select>")]
+
+
+def redraw(table, y, b, **fields):
+    encounter = table["encounter"]
+    encounter.refresh_from_db()
+    data = {
+        "version": encounter.version,
+        "attacker": y.pk,
+        "target": b.pk,
+        "drawn_for": b.pk,
+        "mode": "attack",
+        "weapon": table["ysolde"].aethoria.weapons.order_by("pk").first().pk,
+        "defence": "dodge",
+        "parry_with": "",
+        "modifier": 0,
+        "fatigue": 0,
+        "redraw": "1",
+        **fields,
+    }
+    return table["client"].get(url("aethoria_attack_odds", encounter), data, **HTMX).text
+
+
+def test_the_only_parrying_item_is_set_for_a_parry(table):
+    """Brandon parries with his shield alone: "Pare avec" names it (issue 29), drawn or
+    redrawn for a parry."""
+    table["brandon"].aethoria.weapons.update(parry_value=None)  # his sword does not parry
+    y, b = start(table)
+    page = table["client"].get(url("console", table["encounter"]), **HTMX).text
+    assert '<option value="shield" selected>' in select_of(page, "parry_with")
+    answer = redraw(table, y, b, defence="parry")
+    assert '<option value="shield" selected>' in select_of(answer, "parry_with")
+    odds = answer[answer.index('id="aethoria-attack-odds"') :]
+    assert "Chance de toucher" in odds[: odds.index("</div>")]
+
+
+def test_the_second_weapon_list_offers_only_another_one_handed_weapon(table):
+    start(table)
+    page = table["client"].get(url("console", table["encounter"]), **HTMX).text
+    # Ysolde carries one weapon: no second one to offer, not that one again.
+    assert re.findall(r'<option value="(\w*)"', select_of(page, "second_weapon")) == [""]
+    dagger = give_weapon(table["ysolde"], name="Dague", hands=1)
+    sword = table["ysolde"].aethoria.weapons.exclude(pk=dagger.pk).get()
+    type(sword).objects.filter(pk=sword.pk).update(hands=1)
+    page = table["client"].get(url("console", table["encounter"]), **HTMX).text
+    offered = re.findall(r'<option value="(\w*)"', select_of(page, "second_weapon"))
+    assert offered == ["", str(dagger.pk), str(sword.pk)] or offered == [
+        "",
+        str(sword.pk),
+        str(dagger.pk),
+    ]
+
+
+def test_a_melee_weapon_is_offered_no_range_band(table):
+    y, b = start(table)
+    page = table["client"].get(url("console", table["encounter"]), **HTMX).text
+    melee = select_of(page, "range_band")
+    assert "disabled" in melee and "arme de mêlée" in melee and "courte" not in melee
+    bow = give_weapon(table["ysolde"], name="Arc court", ranged=True)
+    answer = redraw(table, y, b, weapon=bow.pk, range_band="short")
+    ranged = answer[answer.index('name="range_band"') :]
+    ranged = ranged[: ranged.index("</select>")]
+    assert "disabled" not in ranged and '<option value="short" selected>' in ranged
+    # Posted with the sword again, the band is not kept, nor offered.
+    answer = redraw(table, y, b, range_band="short")
+    assert "disabled" in select_of(answer, "range_band")

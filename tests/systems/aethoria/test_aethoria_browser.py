@@ -5,7 +5,6 @@ from playwright.sync_api import expect
 
 from apps.encounters import services
 from apps.encounters.models import Encounter
-from tests.accounts.factories import PASSWORD
 from tests.e2e.conftest import (  # noqa: F401
     TABLET,
     act_and_compare_with_reload,
@@ -13,15 +12,10 @@ from tests.e2e.conftest import (  # noqa: F401
     open_page,
     screenshot,
 )
+from tests.e2e.test_encounter_ew import log_in
 from tests.encounters.factories import add_player, aethoria_fighter, campaign_with_gm
 
 pytestmark = pytest.mark.browser
-
-
-def log_in(page, user) -> None:
-    page.get_by_label("Nom d’utilisateur").fill(user.username)
-    page.get_by_label("Mot de passe").fill(PASSWORD)
-    page.get_by_role("button", name="Se connecter").click()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -90,6 +84,8 @@ def test_gm_adds_fatigue_dice_after_a_missed_attack_roll(open_page):  # noqa: F8
     console.get_by_role("button", name="Lancer l'attaque").click()
     expect(console.locator(".log-lines")).to_contain_text("raté")
     card = console.locator("#aethoria-attack-fatigue")
+    # The offer is folded: its form and odds load when the GM opens it.
+    card.locator("summary").click()
     expect(card).to_contain_text("chance de toucher")
     card.get_by_label("Dés de fatigue", exact=True).select_option("2")
     card.get_by_label("d10 de fatigue (dés physiques, sinon vide)").fill("1 3")

@@ -5,8 +5,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from apps.encounters.kit import lock_fight
 from apps.encounters.models import Encounter, Event
-from apps.encounters.steps import lock_fight
 from apps.systems import get_system
 from apps.systems.aethoria.fighters import armour_of
 from tests.compendium.factories import AethoriaArmourCoverageFactory

@@ -10,6 +10,7 @@ from tests.characters.factories import (
     AethoriaMagicDomainFactory,
     AethoriaSkillFactory,
 )
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +44,7 @@ def aethoria_data(c, **changes):
 def test_a_player_creates_an_aethoria_pc(client, aethoria_campaign, player, aethoria_compendium):
     client.force_login(player)
     url = reverse("characters:create", args=[aethoria_campaign.pk])
-    response = client.post(url, aethoria_data(aethoria_compendium))
+    response = client.post(url, once(aethoria_data(aethoria_compendium)))
     assert response.status_code == 302
     sheet = AethoriaSheet.objects.get()
     assert (sheet.pv, sheet.fatigue_physical, sheet.fatigue_mental) == (22, 11, 10)
@@ -57,7 +58,7 @@ def test_a_marque_takes_the_pouvoir_of_the_god(
     data = aethoria_data(
         aethoria_compendium, magic_type="marque", god=aethoria_compendium["god"].pk, pouvoir=9
     )
-    client.post(reverse("characters:create", args=[aethoria_campaign.pk]), data)
+    client.post(reverse("characters:create", args=[aethoria_campaign.pk]), once(data))
     sheet = AethoriaSheet.objects.get()
     assert (sheet.magic_type, sheet.pouvoir, sheet.god) == ("marque", 6, aethoria_compendium["god"])
 
@@ -83,7 +84,7 @@ def test_a_broken_aethoria_rule_is_named_and_nothing_is_saved(
     slot = slot.replace("SWORD", sword)
     client.force_login(player)
     url = reverse("characters:create", args=[aethoria_campaign.pk])
-    response = client.post(url, aethoria_data(c, **changes))
+    response = client.post(url, once(aethoria_data(c, **changes)))
     assert response.status_code == 200
     assert dict(response.context["form"].error_slots())[slot]
     assert not Character.objects.exists() and not AethoriaSheet.objects.exists()
@@ -94,9 +95,48 @@ def test_only_the_gm_may_allow_exceptional_values(
 ):
     url = reverse("characters:create", args=[aethoria_campaign.pk])
     client.force_login(player)
-    response = client.post(url, aethoria_data(aethoria_compendium, force=11, exceptional="on"))
+    response = client.post(
+        url, once(aethoria_data(aethoria_compendium, force=11, exceptional="on"))
+    )
     assert response.status_code == 200 and not Character.objects.exists()
     client.force_login(gm)
-    response = client.post(url, aethoria_data(aethoria_compendium, force=11, exceptional="on"))
+    response = client.post(
+        url, once(aethoria_data(aethoria_compendium, force=11, exceptional="on"))
+    )
     assert response.status_code == 302
     assert Character.objects.get().aethoria.force == 11
+
+
+def status_line(response) -> str:
+    return response.text.split('class="status-line">')[1].split("</p>")[0]
+
+
+def test_the_sheet_is_not_valid_while_a_required_input_is_empty(
+    client, aethoria_campaign, player, aethoria_compendium
+):
+    """The live check says "À remplir : Nom, Force", not "Fiche valide ✓" (issue 29)."""
+    client.force_login(player)
+    url = reverse("characters:create", args=[aethoria_campaign.pk])
+    data = {**aethoria_data(aethoria_compendium), "name": "", "force": "", "check": "1"}
+    response = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert status_line(response) == "À remplir : Nom, Force"
+    data = {**data, "name": "Maëlle", "force": 6}
+    response = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert status_line(response) == "Fiche valide ✓"
+    data = {**data, "name": "", "esprit": 0}
+    response = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert status_line(response) == "1 règle à corriger · À remplir : Nom"
+
+
+def test_a_skill_rank_refused_does_not_name_its_skill_twice(
+    client, aethoria_campaign, player, aethoria_compendium
+):
+    """Said under "Épée (Force)", the message need not say "Épée : " again (issue 29)."""
+    client.force_login(player)
+    sword = aethoria_compendium["sword"]
+    url = reverse("characters:create", args=[aethoria_campaign.pk])
+    response = client.post(
+        url, once(aethoria_data(aethoria_compendium, **{f"skill_{sword.pk}": 12}))
+    )
+    errors = response.context["form"].errors[f"skill_{sword.pk}"]
+    assert errors == ["Le rang de compétence : valeur attendue entre 0 et 9 (reçu : 12)."]

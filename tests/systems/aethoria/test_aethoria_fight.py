@@ -1,10 +1,13 @@
 """An Aethoria fight driven through HTTP with typed (physical) dice, then undone to the start."""
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
 from apps.encounters.models import Event
+from apps.systems.aethoria.effects import pending_effects
+from apps.systems.aethoria.events import ATTACK_EVENT
 from tests.systems.aethoria.support import (
     aethoria_table,  # noqa: F401 - the `table` fixture
     arm_blow,
@@ -402,3 +405,27 @@ def test_fatigue_dice_before_the_defence_and_the_damage_rolls(table):
     table["ysolde"].aethoria.refresh_from_db()
     assert table["ysolde"].aethoria.fatigue_physical == 10 - 2
     assert "dégâts +2 dé(s) de fatigue" in response.text
+
+
+def proposal(sequence: int, round_: int, blows: int = 1) -> Event:
+    """An attack of Ysolde on Brandon whose every blow proposes bleeding on his right arm."""
+    blow = {"severe": "bleeding", "outcome": {"location": "right_arm"}}
+    data = {"attacker": "Ysolde", "target": "Brandon", "blows": [blow] * blows}
+    return Event(kind=ATTACK_EVENT, sequence=sequence, round=round_, data=data)
+
+
+def test_two_proposals_alike_say_which_blow_each_comes_from(table):
+    """The same effect on the same target and location, from two attacks and from the two
+    blows of a double attack: each panel names its blow, so the GM knows which one decides."""
+    pending = pending_effects([proposal(9, 3, blows=2), proposal(4, 2)])
+    assert [p["source"] for p in pending] == [
+        "coup 1 sur 2 de Ysolde, round 3",
+        "coup 2 sur 2 de Ysolde, round 3",
+        "coup de Ysolde, round 2",
+    ]
+    html = render_to_string(
+        "systems/aethoria/_actions.html#aethoria-severe-effect",
+        {"pending": pending[2], "encounter": table["encounter"]},
+    )
+    assert "Effet grave proposé <span" in html and "(coup de Ysolde, round 2)" in html
+    assert "Brandon :" in html and "saignement" in html

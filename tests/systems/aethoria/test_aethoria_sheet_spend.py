@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from apps.characters.models import AethoriaSheet
 from tests.characters.factories import AethoriaSkillFactory, CharacterFactory
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +22,7 @@ def aethoria_pc(aethoria_campaign, player):
 def test_the_owner_spends_fatigue(client, aethoria_pc, player):
     client.force_login(player)
     url = reverse("characters:fatigue_spend", args=[aethoria_pc.pk])
-    response = client.post(url, {"kind": "mental", "count": 2}, **HTMX)
+    response = client.post(url, once(kind="mental", count=2), **HTMX)
     assert response.status_code == 200
     assert AethoriaSheet.objects.get(pk=aethoria_pc.pk).fatigue_mental == 8
 
@@ -33,7 +34,7 @@ def test_more_fatigue_than_available_or_allowed_is_refused(client, aethoria_pc, 
     AethoriaSheet.objects.filter(pk=aethoria_pc.pk).update(fatigue_physical=2)
     client.force_login(player)
     url = reverse("characters:fatigue_spend", args=[aethoria_pc.pk])
-    response = client.post(url, data, **HTMX)
+    response = client.post(url, once(data), **HTMX)
     assert response.status_code == 200
     assert response.context["fatigue_form"].errors
     sheet = AethoriaSheet.objects.get(pk=aethoria_pc.pk)

@@ -21,10 +21,10 @@ CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
 ATTACK = 1 + 1 + 2 + 4
 # A special action, a spell and a table test are still on the console's first way (the
 # access read, the whole fight and its forms' gear before the lock): pinned as they stand
-# (a spell and a test read no armour they do not use).
+# (a spell and a test read no armour they do not use; a test no weapon either).
 SPECIAL = 9
 SPELL = 16
-TEST = 18
+TEST = 16
 
 
 def steps_only(queries) -> int:
@@ -82,3 +82,27 @@ def test_each_step_runs_its_pinned_queries(
     monkeypatch.setattr("apps.rules.dice.secrets.randbelow", lambda sides: 0)
     encounter = _fight(client, fighters, log_lines)
     assert count(client, encounter, name, data(encounter)) == expected
+
+
+# Undo, redo and next turn, pinned at what they read now (issue #33; they were 20, 20 and
+# 14): the user; the encounter locked with the GM checked (next turn: read, then locked)
+# and the fighters' sheets; the step to undo with the one before it (undo still offered
+# after?) or the step to redo (the latest other step, the undos and redos since, the step:
+# whether another is left to redo is told from them); the sheets it wrote, fresh; its
+# writes; the event and the versions. The answer draws the actions panel of the fighter
+# acting now from the fight read once (a next turn: the one its step read) — the step
+# reverted, the turn written back, "can undo?" and "can redo?" are not read again.
+UNDO = 17
+REDO = 16
+NEXT_TURN = 12
+
+
+@pytest.mark.parametrize(("fighters", "log_lines"), [(3, 5), (20, 500)])
+def test_undo_redo_and_next_turn_run_their_pinned_queries(client, monkeypatch, fighters, log_lines):
+    monkeypatch.setattr("apps.rules.dice.secrets.randbelow", lambda sides: 0)
+    encounter = _fight(client, fighters, log_lines)
+    count(client, encounter, "aethoria_attack", attack(encounter))
+    counts = [count(client, encounter, "undo", {}), count(client, encounter, "redo", {})]
+    count(client, encounter, "undo", {})
+    counts.append(count(client, encounter, "next_turn", {}))
+    assert counts == [UNDO, REDO, NEXT_TURN]

@@ -11,6 +11,7 @@ from tests.characters.factories import (
     EwSpecialtyFactory,
     EwTraitFactory,
 )
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +56,7 @@ def test_a_player_creates_a_valid_ew_pc(client, campaign, player, ew_compendium)
     client.force_login(player)
     url = reverse("characters:create", args=[campaign.pk])
     version = campaign.version
-    response = client.post(url, ew_data(ew_compendium))
+    response = client.post(url, once(ew_data(ew_compendium)))
     character = Character.objects.get()
     assert response["Location"] == reverse("characters:detail", args=[character.pk])
     assert (character.kind, character.owner, character.name) == (Kind.PC, player, "Lysandre")
@@ -75,7 +76,7 @@ def test_a_player_creates_a_valid_ew_pc(client, campaign, player, ew_compendium)
 def test_the_gm_creates_an_npc_template(client, campaign, gm, ew_compendium):
     client.force_login(gm)
     url = reverse("characters:create", args=[campaign.pk])
-    client.post(url, ew_data(ew_compendium, name="Sbire", archetype="", is_template="on"))
+    client.post(url, once(ew_data(ew_compendium, name="Sbire", archetype="", is_template="on")))
     npc = Character.objects.get()
     assert (npc.kind, npc.owner, npc.is_template) == (Kind.NPC, None, True)
 
@@ -100,7 +101,9 @@ def test_a_broken_rule_is_named_next_to_its_field_and_nothing_is_saved(
         changes = {k.replace(key, value): v for k, v in changes.items()}
         slot = slot.replace(key, value)
     client.force_login(player)
-    response = client.post(reverse("characters:create", args=[campaign.pk]), ew_data(c, **changes))
+    response = client.post(
+        reverse("characters:create", args=[campaign.pk]), once(ew_data(c, **changes))
+    )
     assert response.status_code == 200
     form = response.context["form"]
     messages = dict(form.error_slots())[slot]
@@ -112,7 +115,7 @@ def test_a_broken_rule_is_named_next_to_its_field_and_nothing_is_saved(
 def test_an_aptitude_of_another_archetype_is_refused(client, campaign, player, ew_compendium):
     client.force_login(player)
     data = ew_data(ew_compendium, aptitudes=[ew_compendium["other_aptitude"].pk])
-    response = client.post(reverse("characters:create", args=[campaign.pk]), data)
+    response = client.post(reverse("characters:create", args=[campaign.pk]), once(data))
     assert "aptitudes" in response.context["form"].errors
     assert not Character.objects.exists()
 
@@ -122,7 +125,7 @@ def test_the_live_check_returns_counters_and_every_error_slot(
 ):
     client.force_login(player)
     data = ew_data(ew_compendium, name="", phy=9, check="1")
-    response = client.post(reverse("characters:create", args=[campaign.pk]), data, **HTMX)
+    response = client.post(reverse("characters:create", args=[campaign.pk]), once(data), **HTMX)
     assert response.status_code == 200
     body = response.text
     assert body.lstrip().startswith('<div id="creation-status"')

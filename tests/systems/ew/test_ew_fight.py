@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from apps.characters import services as character_services
+from apps.encounters.kit import EncounterError, check_not_changed_outside
 from apps.encounters.models import Encounter, Event, Status
-from apps.encounters.steps import EncounterError, check_not_changed_outside
 from apps.systems.ew.sheet_spend import eclat_spend
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter
 

@@ -13,6 +13,7 @@ from tests.characters.factories import (
     XpEntryFactory,
     ew_pc_with_a_pistol,
 )
+from tests.submissions import once
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,7 @@ def test_the_owner_raises_a_characteristic_with_xp(client, pc, player):
     client.force_login(player)
     url = reverse("characters:xp_spend", args=[pc.pk])
     assert "PHY 8 → 9 — 9 XP" in client.get(url).text
-    response = client.post(url, {"improvement": "characteristic:phy"})
+    response = client.post(url, once(improvement="characteristic:phy"))
     assert response.status_code == 302
     sheet = EwSheet.objects.get(pk=pc.pk)
     # PV follow PHY: both pools grow by 3.
@@ -52,7 +53,7 @@ def test_xp_beyond_the_balance_is_refused_next_to_the_field(client, pc, player):
     XpEntryFactory(character=pc, amount=5)
     client.force_login(player)
     response = client.post(
-        reverse("characters:xp_spend", args=[pc.pk]), {"improvement": "characteristic:phy"}
+        reverse("characters:xp_spend", args=[pc.pk]), once({"improvement": "characteristic:phy"})
     )
     assert response.status_code == 200
     assert "9 XP" in str(response.context["form"].errors["improvement"])
@@ -88,7 +89,7 @@ def test_the_gm_undoes_a_spend(client, pc, player, gm):
         character=pc, improvement=Improvement("characteristic", name="phy"), by=player
     )
     client.force_login(gm)
-    response = client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]), **HTMX)
+    response = client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]), once(), **HTMX)
     assert response.status_code == 200
     sheet = EwSheet.objects.get(pk=pc.pk)
     assert (sheet.phy, sheet.superficial_left) == (8, 24)
@@ -96,7 +97,7 @@ def test_the_gm_undoes_a_spend(client, pc, player, gm):
     refund = XpEntry.objects.get(kind=XpKind.REFUND)
     assert refund.cancels == spend
     # A second undo of the same spend changes nothing.
-    client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]))
+    client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]), once())
     assert XpEntry.objects.filter(kind=XpKind.REFUND).count() == 1
     assert pc.xp_balance() == 10
 
@@ -126,6 +127,6 @@ def test_a_player_cannot_undo_a_spend(client, pc, player):
         by=player,
     )
     client.force_login(player)
-    response = client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]))
+    response = client.post(reverse("characters:xp_undo", args=[pc.pk, spend.pk]), once())
     assert response.status_code == 403
     assert EwSheet.objects.get(pk=pc.pk).eclat == 3

@@ -1,10 +1,10 @@
-"""The third system's creation wizard (one page) and its one console action."""
+"""The third system's creation wizard (one page) and its console actions."""
 
 from __future__ import annotations
 
 from django import forms
 
-from apps.encounters.forms import VersionForm
+from apps.encounters.kit import VersionForm
 
 
 class ThirdCreationForm(forms.Form):
@@ -32,3 +32,8 @@ class ThirdCreationForm(forms.Form):
 
 class CoupForm(VersionForm):
     target = forms.IntegerField()
+    face = forms.IntegerField(required=False)  # a physical d6; empty: the app rolls
+
+
+class EpreuveForm(VersionForm):
+    face = forms.IntegerField(required=False)

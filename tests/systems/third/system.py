@@ -4,17 +4,29 @@
 from __future__ import annotations
 
 from apps.characters.bars import Bar
-from apps.encounters.services import load_combatants
+from apps.encounters.kit import EncounterError, Roll, load_combatants, situational
 from apps.systems.base import GameSystem, InitiativeResult, PoolField
 
 from . import demo, services, urls
 from .forms import CoupForm, ThirdCreationForm
 from .models import ThirdSheet
-from .rules import ThirdHouseRules
+from .rules import COUP_NEEDS, EPREUVE_NEEDS, ThirdHouseRules, chance
 
 
 def _sheet(combatant) -> ThirdSheet:
     return combatant.character.third
+
+
+def _coup_line(data: dict) -> str:
+    if "souffle" not in data:
+        return "{actor} manque {target} ({face}).".format(**data)
+    line = "{actor} frappe {target} (souffle {souffle}).".format(**data)
+    return line + (" {target} est sonné.".format(**data) if data.get("sonne") else "")
+
+
+def _epreuve_line(data: dict) -> str:
+    verdict = "réussit" if data["passed"] else "rate"
+    return f"{data['actor']} {verdict} son épreuve ({data['face']})."
 
 
 class ThirdSystem(GameSystem):
@@ -30,6 +42,7 @@ class ThirdSystem(GameSystem):
     sheet_actions_template = "systems/third/_sheet_actions.html"
     creation_template = "systems/third/create.html"
     no_xp_costs = "Le Troisième ne vend rien contre de l'XP."
+    condition_rolls = ("attack", "test", "initiative")
     no_resolution_grid = "Le Troisième joue sans table."
     demo_campaign_name = demo.DEMO_CAMPAIGN
 
@@ -44,6 +57,9 @@ class ThirdSystem(GameSystem):
 
     def pool_bars(self, sheet, house) -> list[Bar]:
         return [Bar("souffle", "Souffle", sheet.souffle, sheet.souffle_max)]
+
+    def pool_labels(self) -> dict[str, str]:
+        return {"souffle": "souffle"}
 
     def sheet_context(self, sheet, house) -> dict:
         return {"characteristics": [("Vigueur", sheet.vigueur), ("Adresse", sheet.adresse)]}
@@ -93,10 +109,18 @@ class ThirdSystem(GameSystem):
     def is_dead(self, combatant, house) -> bool:
         return False  # out of breath, never dead
 
-    def initiative_order(self, combatants, faces, draws, house) -> list[InitiativeResult]:
-        """The d6 plus adresse, highest first; a random draw breaks the ties."""
+    def initiative_order(
+        self, combatants, faces, draws, house, bonuses=None
+    ) -> list[InitiativeResult]:
+        """The d6 plus adresse (plus the situation), highest first; a draw breaks ties."""
+        bonuses = bonuses or {}
         results = [
-            InitiativeResult(c.pk, faces[c.pk], faces[c.pk] + _sheet(c).adresse, draws.draw())
+            InitiativeResult(
+                c.pk,
+                faces[c.pk],
+                faces[c.pk] + _sheet(c).adresse + bonuses.get(c.pk, 0),
+                draws.draw(),
+            )
             for c in combatants
         ]
         return sorted(results, key=lambda r: (-r.total, r.draw))
@@ -128,13 +152,33 @@ class ThirdSystem(GameSystem):
     def console_forms(self, encounter, combatants, acting, forms, *, test_panel: bool) -> None:
         forms.setdefault("third_coup", CoupForm(initial={"version": encounter.version}))
 
+    # The third system sends no roll of its own to a player (initiative is the framework's).
+    def request_panel(self, encounter, combatant, request: dict, params) -> dict:
+        return {"template": "encounters/_my_turn.html#no-request"}
+
+    def request_answer(self, *, encounter_id, combatant_id, data, by, take_over: bool):
+        raise EncounterError("Ce système n'envoie pas ce jet aux joueurs.", "request")
+
     def console_extras(self, encounter, acting, forms, *, actions: bool) -> dict:
-        fighters = encounter.combatants.select_related("character")
+        fighters = load_combatants(encounter)
         targets = [c for c in fighters if acting is None or c.pk != acting.pk]
-        return {"third_targets": targets}
+        extras: dict = {"third_targets": targets}
+        if acting is not None and targets:
+            # The odds of the coup on the first target and of an épreuve, situation included.
+            acting = next(c for c in fighters if c.pk == acting.pk)
+            coup = situational(self, acting, Roll.ATTACK, against=targets[0])
+            epreuve = situational(self, acting, Roll.TEST)
+            extras["coup_odds"] = chance(
+                _sheet(acting).adresse, [m.value for m in coup], COUP_NEEDS
+            )
+            extras["epreuve_odds"] = chance(
+                _sheet(acting).vigueur, [m.value for m in epreuve], EPREUVE_NEEDS
+            )
+            extras["situation"] = coup + epreuve
+        return extras
 
     def log_writers(self) -> dict:
-        return {"third_coup": lambda d: "{actor} frappe {target} (souffle {souffle}).".format(**d)}
+        return {"third_coup": _coup_line, "third_epreuve": _epreuve_line}
 
     def urlpatterns(self) -> list:
         return urls.urlpatterns

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from config.embedded_db import embedded_database_started
+
 from .demo import FORCE_FLAG, FORCE_HELP, refuse_without_debug
 
 # What the reloader watches (Python files): the project's code, not the virtualenv or .pgdata.
@@ -19,6 +21,14 @@ def split_addrport(addrport: str) -> tuple[str, int]:
     if not port.isdigit():
         raise CommandError(f"{addrport!r} is not ADDR:PORT or PORT.")
     return host or "127.0.0.1", int(port)
+
+
+def stop_words() -> str:
+    """What Ctrl-C stops: the embedded database goes with the app; a server given by
+    DATABASE_URL is someone else's and keeps running."""
+    if embedded_database_started():
+        return "Ctrl-C stops the app and its embedded database"
+    return "Ctrl-C stops the app; the database of DATABASE_URL keeps running"
 
 
 class Command(BaseCommand):
@@ -36,9 +46,7 @@ class Command(BaseCommand):
         # Seeds never overwrite an admin's edit; rows still as seeded follow the files.
         call_command("seed")
         call_command("demo", allow_published_passwords=allow_published_passwords)
-        self.stdout.write(
-            f"\nTablée: http://{host}:{port}/  (Ctrl-C stops the app and its database)\n"
-        )
+        self.stdout.write(f"\nTablée: http://{host}:{port}/  ({stop_words()})\n")
         # An ASGI server, so that the pushed streams (apps/core/push.py) are served beside the
         # pages; its reloader restarts only the server process, and this one (which owns the
         # embedded database) stays.

@@ -6,8 +6,7 @@ from django.urls import URLResolver, include, path
 
 from apps.encounters import urls as encounters
 from config import urls as project
-
-from . import urls as third
+from tests.systems.third import urls as third
 
 ENCOUNTERS = (encounters.urlpatterns + third.urlpatterns, encounters.app_name)
 

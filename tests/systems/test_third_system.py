@@ -1,6 +1,7 @@
 """The proof that the systems' boundary is real: a game system that only the tests know
-(this folder) runs a campaign, a character and a whole fight over HTTP, through the
-generic apps alone (no line of which names it)."""
+(tests/systems/third/, written with ``apps.encounters.kit`` alone) runs a campaign, a
+character and a whole fight over HTTP, through the generic apps alone (no line of which
+names it)."""
 
 import re
 
@@ -12,14 +13,14 @@ from django.urls import reverse
 from apps.campaigns.models import Campaign
 from apps.campaigns.services import campaign_create
 from apps.characters.models import Character
+from apps.encounters import services
+from apps.encounters.kit import EncounterError, Modifier
 from apps.encounters.models import Encounter, Status
-from apps.encounters.services import combatants_add, encounter_start
-from apps.encounters.steps import EncounterError
 from apps.systems import system_choices
 from tests.accounts.factories import UserFactory
 from tests.encounters.factories import add_player
-
-from .models import ThirdSheet
+from tests.submissions import once
+from tests.systems.third.models import ThirdSheet
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def _version(page: str) -> str:
 def _create(client, campaign, name, vigueur, adresse) -> Character:
     response = client.post(
         reverse("characters:create", args=[campaign.pk]),
-        {"name": name, "vigueur": vigueur, "adresse": adresse},
+        once({"name": name, "vigueur": vigueur, "adresse": adresse}),
     )
     assert response.status_code == 302, response.content.decode()
     return Character.objects.get(campaign=campaign, name=name)
@@ -41,7 +42,7 @@ def test_a_campaign_of_a_third_system_plays_a_fight_over_http(client, third_syst
     gm = UserFactory()
     client.force_login(gm)
     assert ("third", "Troisième") in system_choices()
-    response = client.post(reverse("campaigns:create"), {"name": "Essai", "system": "third"})
+    response = client.post(reverse("campaigns:create"), once({"name": "Essai", "system": "third"}))
     assert response.status_code == 302
     campaign = Campaign.objects.get(name="Essai")
     assert campaign.house_rules == {"coup": 2}
@@ -55,11 +56,13 @@ def test_a_campaign_of_a_third_system_plays_a_fight_over_http(client, third_syst
     assert "<li>Vigueur 4</li>" in sheet and "En forme" in sheet
 
     client.force_login(gm)
-    response = client.post(reverse("encounters:create", args=[campaign.pk]), {"name": "Duel"})
+    response = client.post(reverse("encounters:create", args=[campaign.pk]), once({"name": "Duel"}))
     encounter = Encounter.objects.get(campaign=campaign)
     assert response.status_code == 302
     console = lambda *args: reverse(*args, args=[encounter.pk])  # noqa: E731
-    client.post(console("encounters:combatants_add"), {"characters": [ana.pk, bob.pk]})
+    page = client.get(console("encounters:console")).content.decode()
+    added = {"characters": [ana.pk, bob.pk], "version": _version(page)}
+    client.post(console("encounters:combatants_add"), added)
     assert encounter.combatants.count() == 2
     ana_c, bob_c = encounter.combatants.order_by("character__name")
     # Typed faces, d6 (the system's die): Ana 6 + 4 = 10 acts before Bob 1 + 3 = 4.
@@ -78,7 +81,7 @@ def test_a_campaign_of_a_third_system_plays_a_fight_over_http(client, third_syst
     banner = client.get(reverse("characters:detail", args=[bob.pk])).content.decode()
     assert "Duel" in banner  # the sheet's fight banner, from the encounters app
     campaign_version = Campaign.objects.get(pk=campaign.pk).version
-    coup = {"version": _version(page), "target": bob_c.pk}
+    coup = {"version": _version(page), "target": bob_c.pk, "face": 5}
     assert client.post(console("encounters:third_coup"), coup).status_code == 302
     bob.third.refresh_from_db()
     assert bob.third.souffle == 6
@@ -110,7 +113,9 @@ def test_initiative_typed_past_the_systems_die_is_refused(third_system):
         encounter.combatants.create(character=character)
     first = encounter.combatants.first()
     with pytest.raises(EncounterError, match="d6"):
-        encounter_start(encounter_id=encounter.pk, version=None, by=None, initiative={first.pk: 7})
+        services.encounter_start(
+            encounter_id=encounter.pk, version=None, by=None, initiative={first.pk: 7}
+        )
 
 
 def test_the_third_systems_rules_speak_its_own_words(client, third_system):
@@ -141,8 +146,8 @@ def _fight(campaign, player) -> tuple[list[Character], Encounter]:
         ThirdSheet.objects.create(character=character)
         characters.append(character)
     encounter = Encounter.objects.create(campaign=campaign, name="Duel")
-    combatants_add(encounter_id=encounter.pk, characters=characters)
-    encounter_start(encounter_id=encounter.pk, version=None, by=None)
+    services.combatants_add(encounter_id=encounter.pk, characters=characters)
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=None)
     return characters, encounter
 
 
@@ -166,18 +171,18 @@ def test_the_generic_pages_serve_a_third_systems_campaign(client, third_system):
     client.force_login(gm)
     exported = client.get(reverse("campaigns:export", args=[campaign.pk])).content
     upload = SimpleUploadedFile("essai.json", exported, "application/json")
-    assert client.post(reverse("campaigns:import"), {"file": upload}).status_code == 302
+    assert client.post(reverse("campaigns:import"), once({"file": upload})).status_code == 302
     copy = Campaign.objects.exclude(pk=campaign.pk).get()
     assert copy.system == "third"
     assert [(c.name, c.third.souffle) for c in copy.characters.all()] == [("Ana", 6), ("Bob", 6)]
 
     ThirdSheet.objects.filter(pk=ana.pk).update(souffle=1)
-    client.post(reverse("characters:rest", args=[ana.pk]), {"health": "on"})
+    client.post(reverse("characters:rest", args=[ana.pk]), once({"health": "on"}))
     assert ThirdSheet.objects.get(pk=ana.pk).souffle == 6
-    client.post(reverse("characters:npc_copy", args=[ana.pk]), {"count": 2})
+    client.post(reverse("characters:npc_copy", args=[ana.pk]), once({"count": 2}))
     assert campaign.characters.count() == 4
     # Ana fought: the sheet asks the encounters app, which names the fight that holds her.
-    refused = client.post(reverse("characters:delete", args=[ana.pk])).content.decode()
+    refused = client.post(reverse("characters:delete", args=[ana.pk]), once()).content.decode()
     assert "Duel" in refused and Character.objects.filter(pk=ana.pk).exists()
 
 
@@ -212,3 +217,86 @@ def test_a_system_without_a_grid_has_no_grid_page_nor_link(client, third_system)
     # Asked for anyway, the grid sends the GM back to the house rules, as it always did.
     response = client.get(grid_url)
     assert response.status_code == 302 and response.url == settings_url
+
+
+def _console(client, encounter) -> str:
+    return client.get(reverse("encounters:console", args=[encounter.pk])).content.decode()
+
+
+def _post(client, encounter, name: str, data: dict) -> None:
+    page = _console(client, encounter)
+    response = client.post(
+        reverse(f"encounters:{name}", args=[encounter.pk]), {"version": _version(page), **data}
+    )
+    assert response.status_code == 302, response.content.decode()
+
+
+def _conditions(combatant) -> list[tuple[str, str]]:
+    combatant.refresh_from_db()
+    return [(c["label"], c["ends"]) for c in combatant.conditions]
+
+
+def test_a_third_system_fight_puts_a_condition_that_expires_and_undoes_through_kit(
+    client, third_system
+):
+    """Start, a coup that leaves its target sonné (the system's step writes the framework's
+    slot through kit), the odds of the target's turn read it, the end of that turn takes it
+    off with a line in the log, undo brings it back and redo takes it off again."""
+    gm = UserFactory()
+    client.force_login(gm)
+    campaign = campaign_create(name="Essai", system="third", gm=gm)
+    player = add_player(campaign)
+    ana = Character.objects.create(campaign=campaign, kind="npc", name="Ana", revealed=True)
+    ThirdSheet.objects.create(character=ana, vigueur=3, adresse=4, souffle=6)
+    bob = Character.objects.create(campaign=campaign, kind="pc", owner=player, name="Bob")
+    ThirdSheet.objects.create(character=bob, vigueur=4, adresse=3, souffle=8)
+    encounter = Encounter.objects.create(campaign=campaign, name="Duel")
+    services.combatants_add(encounter_id=encounter.pk, characters=[ana, bob])
+    ana_c, bob_c = encounter.combatants.order_by("character__name")
+    _post(client, encounter, "start", {f"face_{ana_c.pk}": 6, f"face_{bob_c.pk}": 1})
+
+    assert "Chances de toucher : 83,3 %" in _console(client, encounter)  # d6 + 4 ≥ 6
+    _post(client, encounter, "third_coup", {"target": bob_c.pk, "face": 6})
+    assert _conditions(bob_c) == [("sonné", "turn_end")]
+    assert "Ana frappe Bob (souffle 6). Bob est sonné." in _console(client, encounter)
+
+    _post(client, encounter, "next_turn", {})  # Bob's turn: sonné weighs on his coup
+    page = _console(client, encounter)
+    assert "Chances de toucher : 50 %" in page and "sonné -1" in page  # d6 + 3 − 1 ≥ 6
+    assert _conditions(bob_c) == [("sonné", "turn_end")]
+
+    _post(client, encounter, "next_turn", {})  # the end of Bob's turn ends it
+    assert _conditions(bob_c) == []
+    page = _console(client, encounter)
+    assert "Bob : fin de « sonné »." in page
+    client.force_login(player)
+    table = client.get(reverse("encounters:table", args=[encounter.pk])).content.decode()
+    assert "Bob : fin de « sonné »." in table
+
+    client.force_login(gm)
+    _post(client, encounter, "undo", {})
+    assert _conditions(bob_c) == [("sonné", "turn_end")]
+    encounter.refresh_from_db()
+    assert (encounter.round, encounter.turn) == (1, 1)
+    _post(client, encounter, "redo", {})
+    assert _conditions(bob_c) == []
+    encounter.refresh_from_db()
+    assert (encounter.round, encounter.turn) == (2, 0)
+
+
+def test_a_modifier_from_the_third_systems_hook_changes_its_odds(client, third_system, monkeypatch):
+    gm = UserFactory()
+    client.force_login(gm)
+    campaign = campaign_create(name="Essai", system="third", gm=gm)
+    _fighters, encounter = _fight(campaign, add_player(campaign))
+    page = _console(client, encounter)
+    # Adresse and vigueur 3: a coup on 3 or more (4 in 6), an épreuve on 4 or more (3 in 6).
+    assert "Chances de toucher : 66,7 %" in page and "Chances de réussir : 50 %" in page
+    monkeypatch.setattr(
+        type(third_system),
+        "situational_modifiers",
+        lambda self, combatant, roll, against=None: [Modifier("couvert", 2)],
+    )
+    page = _console(client, encounter)
+    assert "Chances de toucher : 100 %" in page and "Chances de réussir : 83,3 %" in page
+    assert "couvert +2" in page
