@@ -1,6 +1,8 @@
 """EW roll requests (issue #31): the GM sends a defence (or a PC's attack) to the player, who
 answers from the table view; one step, one undo, refusals in French that change nothing."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -12,6 +14,11 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
+
+def names_a_difficulty(html: str) -> bool:
+    """Whether the page writes an NPC's difficulty ("ND 14") — as a word, since the form's
+    CSRF token is random letters that can hold "ND" (one CI run failed on one)."""
+    return re.search(r"\bND\b", html) is not None
 
 
 def send_defence(client, t, *, defence="none"):
@@ -43,7 +50,7 @@ def test_the_defence_reaches_only_its_players_panel_with_odds_and_no_npc_number(
     page = client.get(t.url("request_panel"), **HTMX).content.decode()
     assert "Garnier t&#x27;attaque" in page or "Garnier t'attaque" in page
     assert "touché à" in page and "%" in page
-    assert "ND" not in page
+    assert not names_a_difficulty(page)
     client.force_login(t.ysolde_player)
     other = client.get(t.url("request_panel"), **HTMX).content.decode()
     assert request["id"] not in other and "Garnier t" not in other
@@ -247,7 +254,8 @@ def test_a_test_goes_to_its_player_with_its_chance_and_an_eclat_on_a_failure(cli
     assert request["kind"] == "test", response.content.decode()[:2000]
     client.force_login(t.lysandre_player)
     panel = client.get(t.url("request_panel"), **HTMX).content.decode()
-    assert "Repérer le guetteur" in panel and "tu réussis à" in panel and "ND" not in panel
+    assert "Repérer le guetteur" in panel and "tu réussis à" in panel
+    assert not names_a_difficulty(panel)
     eclat = t.lysandre.character.ew.eclat
     answer_data = {"request": request["id"], "kind": "test", "choice": "eclat"}
     answer_data |= {"combatant": t.lysandre.pk, "to_hit_face": 20}
