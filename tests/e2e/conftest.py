@@ -16,6 +16,11 @@ PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
 DESKTOP = {"width": 1366, "height": 900}
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/tablee-screenshots"))
+# How long a browser action or an expectation may wait. Generous: CI shares two cores between
+# the live server, Chromium and the test, and a failed wait cost a whole stop (a stream took
+# over 10 s to open once). A passing test waits no longer for it.
+ACTION_TIMEOUT_MS = 20_000
+EXPECT_TIMEOUT_MS = 15_000
 
 CHROMIUM_FLAGS = [
     "--no-sandbox",  # CI runs as root
@@ -49,7 +54,9 @@ def browser():
         if os.environ.get("REQUIRE_BROWSER") == "1":
             pytest.fail(f"REQUIRE_BROWSER=1 but {reason}", pytrace=False)
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
     with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
         # The ORM calls a browser test makes from that thread are plain synchronous calls.
@@ -75,7 +82,7 @@ def open_page(browser, live_server):
             "console",
             lambda message: message.type == "error" and page.console_errors.append(message.text),
         )
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(ACTION_TIMEOUT_MS)
         page.goto(live_server.url + path)
         return page
 

@@ -63,7 +63,7 @@ def stale_answer_refused(console, phone, t) -> None:
     answer is refused in French and nothing changes. The phone's stale form is put back
     after the page caught up, as a phone that had not would send it."""
     card = phone.locator("#my-turn .request-card")
-    expect(card).to_be_visible(timeout=10_000)
+    expect(card).to_be_visible()
     stale = card.evaluate("(e) => e.outerHTML")
     version = t.refresh().encounter.version
     console.locator(f"#request-{t.lysandre.pk}").get_by_role(
@@ -72,7 +72,7 @@ def stale_answer_refused(console, phone, t) -> None:
     expect(console.locator("#requests")).to_have_count(0)
     after_cancel = t.refresh().encounter.version
     assert after_cancel == version + 1
-    expect(card).to_have_count(0, timeout=10_000)
+    expect(card).to_have_count(0)
     phone.evaluate(
         "(html) => { const p = document.getElementById('my-turn');"
         " p.insertAdjacentHTML('beforeend', html); window.htmx.process(p); }",

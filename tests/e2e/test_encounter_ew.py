@@ -61,7 +61,7 @@ def test_gm_runs_a_short_ew_fight_and_the_table_follows(open_page):
     screenshot(console, "ew-console-after-attack-tablet")
 
     # The player's screen follows by itself.
-    expect(table.locator(".combatant.acting")).to_have_count(1, timeout=5000)
+    expect(table.locator(".combatant.acting")).to_have_count(1)
     console.keyboard.press("u")
     expect(console.locator(".log-line.kind-undo")).to_have_count(1)
     assert console.console_errors == [], console.console_errors[:3]

@@ -12,7 +12,7 @@ from apps.encounters import services
 from apps.encounters.models import Encounter
 from apps.systems.ew.combat import AttackChoice, ew_attack
 from tests.asgi_server import serve_asgi, session_cookie
-from tests.e2e.conftest import DESKTOP, PHONE, screenshot
+from tests.e2e.conftest import ACTION_TIMEOUT_MS, DESKTOP, PHONE, screenshot
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter, started_duel
 
 
@@ -60,7 +60,7 @@ def _phone(browser, url, user, path, checks):
     name, _, value = session_cookie(user).partition("=")
     context.add_cookies([{"name": name, "value": value, "url": url}])
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     page.on("request", lambda request: _refreshing(request) and checks.append(request))
     # The stream is open once the page's first check (sent when it opens) is answered: wait
     # for it, so that it is not counted later as a check the idle page sent. A set-up step,
@@ -121,7 +121,7 @@ def test_the_phone_follows_the_gm_by_push_and_catches_up_after_a_cut(browser, as
     # Back: the stream reopens by itself, the page checks at once and shows the pause.
     table.unroute("**/flux/")
     table.unroute("**/nouveautes/**")
-    expect(table.locator("#table-body")).not_to_have_text(table_before, timeout=15_000)
+    expect(table.locator("#table-body")).not_to_have_text(table_before, timeout=30_000)
     expect(table.locator(".live-lost")).to_be_hidden()
     table.context.close()
     sheet.context.close()
@@ -156,7 +156,7 @@ def test_the_consoles_own_step_is_not_redrawn_by_its_own_push(browser, asgi_url)
     name, _, value = session_cookie(gm).partition("=")
     context.add_cookies([{"name": name, "value": value, "url": asgi_url}])
     console = context.new_page()
-    console.set_default_timeout(10_000)
+    console.set_default_timeout(ACTION_TIMEOUT_MS)
     console.on("console", lambda message: message.type == "error" and errors.append(message.text))
     path = f"/rencontres/{encounter.pk}/"
     with console.expect_response(lambda response: _is_check(response.url)):

@@ -13,7 +13,7 @@ from apps.core import push
 from apps.encounters import services
 from apps.systems.ew.combat import AttackChoice, ew_attack
 from tests.asgi_server import serve_asgi, session_cookie
-from tests.e2e.conftest import DESKTOP, screenshot
+from tests.e2e.conftest import ACTION_TIMEOUT_MS, DESKTOP, screenshot
 from tests.e2e.test_live_push import _fight, _phone, _strike
 from tests.stall_proxy import stall_proxy
 
@@ -64,7 +64,7 @@ def _console(browser, url: str, gm, path: str):
     name, _, value = session_cookie(gm).partition("=")
     context.add_cookies([{"name": name, "value": value, "url": url}])
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     # The stream opens, then the page checks: on a loaded machine that may take a while.
     with page.expect_response(lambda response: "/nouveautes/" in response.url, timeout=30_000):
         page.goto(url + path)
@@ -163,7 +163,7 @@ def test_a_page_that_missed_every_event_is_put_right_by_the_keep_alives(browser,
     name, _, value = session_cookie(player).partition("=")
     context.add_cookies([{"name": name, "value": value, "url": asgi_url}])
     table = context.new_page()
-    table.set_default_timeout(10_000)
+    table.set_default_timeout(ACTION_TIMEOUT_MS)
     with table.expect_response(lambda response: "/nouveautes/" in response.url):
         table.goto(f"{asgi_url}/rencontres/{encounter.pk}/table/")
     for _ in range(3):

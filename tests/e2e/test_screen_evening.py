@@ -17,7 +17,7 @@ from apps.encounters import services
 from apps.encounters.models import Encounter
 from apps.screens.screen import ORDER_ROWS
 from tests.asgi_server import serve_asgi, session_cookie
-from tests.e2e.conftest import TABLET, screenshot
+from tests.e2e.conftest import ACTION_TIMEOUT_MS, TABLET, screenshot
 from tests.encounters.factories import (
     System,
     add_player,
@@ -59,7 +59,7 @@ def open_as(browser, asgi_url):
 
 def _watched(page):
     """The page, its console errors collected (CSP refusals included)."""
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     page.console_errors = []
     page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
     return page
