@@ -411,9 +411,10 @@ class XpEntry(models.Model):
     # {"improvement": "characteristic", "name": "phy", "from": 6, "to": 7}.
     improvement = models.JSONField(default=dict, blank=True)
     # A refund points at the spend or award it cancels (each is cancelled at most once): it
-    # gives a spend's XP back, or takes an award's away.
+    # gives a spend's XP back, or takes an award's away. RESTRICT: a cancelled line is never
+    # deleted alone, but goes with its character.
     cancels = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="cancelled_by"
+        "self", on_delete=models.RESTRICT, null=True, blank=True, related_name="cancelled_by"
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

@@ -88,8 +88,10 @@ class Encounter(models.Model):
 
 class Combatant(models.Model):
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
+    # RESTRICT: a character that fought is never deleted alone (its fights' history names it),
+    # but a campaign deleted whole takes its fights and characters together.
     character = models.ForeignKey(
-        "characters.Character", on_delete=models.PROTECT, related_name="combatants"
+        "characters.Character", on_delete=models.RESTRICT, related_name="combatants"
     )
     # Hidden from the players' screens until the GM reveals it (an ambush, a lurker).
     hidden = models.BooleanField(_("caché aux joueurs"), default=False)
