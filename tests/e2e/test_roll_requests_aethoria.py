@@ -109,3 +109,47 @@ def test_a_test_sent_to_the_phone_with_fatigue_dice_and_physical_dice(open_page)
     assert sheet.fatigue_mental == mental
     errors = console.console_errors + phone.console_errors
     assert errors == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_players_own_attack_with_the_weapons_damage_dice_typed_on_the_phone(open_page):
+    """Lysandre acts: the GM sends her attack to her phone (1 tap); she types her pool's dice
+    and her weapon's damage dice; the blow lands with those faces (the bonus dice of extra
+    successes are the app's), and one undo takes it back, the request open again."""
+    t = table("aethoria", first="lysandre")
+    console, phone, _other = open_table(open_page, t)
+    weapon_dice = t.lysandre.character.aethoria.weapons.first().damage_dice
+    pv = t.npc.character.aethoria.pv
+
+    form = console.locator("#aethoria-attack")
+    expect(form.locator("select[name=target]")).to_have_value(str(t.npc.pk))
+    form.get_by_role("button", name="Attaque au joueur").click()
+    expect(console.locator("#requests")).to_contain_text("en attente de Lysandre Vey…")
+
+    card = phone.locator("#my-turn .request-card")
+    expect(card).to_contain_text("ton attaque sur Garnier")
+    expect(card).to_contain_text("tu touches à")
+    faces = phone.locator("#my-turn input[name=face]")
+    expect(faces).to_have_count(4)  # her weapon skill's pool
+    for index in range(4):
+        faces.nth(index).fill("1")
+    damage = phone.locator("#my-turn input[name=damage_face]")
+    expect(damage).to_have_count(weapon_dice)
+    for index in range(weapon_dice):
+        damage.nth(index).fill("6")
+    shoot(phone, "request-aethoria-phone-attack-damage")
+    phone.locator("#my-turn").get_by_role("button", name="Envoyer mes dés").click()
+    expect(phone.locator("#request-done")).to_contain_text("Garnier")
+
+    blow = Event.objects.get(encounter=t.encounter, kind="aethoria_attack").data["blows"][0]
+    assert blow["attack"]["faces"] == [1, 1, 1, 1]
+    assert blow["outcome"]["lands"]
+    assert blow["damage"]["faces"][:weapon_dice] == [6] * weapon_dice
+    assert len(blow["damage"]["faces"]) == weapon_dice + blow["outcome"]["bonus_dice"]
+    expect(console.locator("#log-lines")).to_contain_text("depuis son téléphone")
+
+    undo(console)
+    expect(console.locator("#requests")).to_contain_text("en attente de Lysandre Vey…")
+    t.npc.character.aethoria.refresh_from_db()
+    assert t.npc.character.aethoria.pv == pv
+    assert console.console_errors + phone.console_errors == []
