@@ -139,7 +139,7 @@ def _request_initiative(data: dict) -> str:
 
 
 def _request_answer(data: dict) -> str:
-    return _("%(name)s a lancé son initiative : %(face)s.") % data
+    return _("%(name)s a lancé son dé d'initiative : %(face)s.") % data
 
 
 def _undo(data: dict) -> str:
