@@ -8,8 +8,11 @@
 (() => {
   if (window.tableeTurn) return;
   window.tableeTurn = true;
+  // Before the page's first tap the browser refuses to vibrate and logs an error saying so:
+  // a phone opened from a link buzzes from its first tap on.
   const buzz = () => {
-    if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+    const untouched = navigator.userActivation && !navigator.userActivation.hasBeenActive;
+    if (navigator.vibrate && !untouched) navigator.vibrate([120, 60, 120]);
   };
   let wasMine = false;
   const seenRequests = new Set();

@@ -97,7 +97,9 @@ def initiative_round(console, phone, other, t) -> int:
     taps = Taps()
     taps.tap(other.locator("#my-turn").get_by_role("button", name="Lancer pour moi"))
     expect(other.locator("#request-done")).to_be_visible()
-    expect(console.locator("#requests")).to_contain_text("Lysandre Vey a lancé son dé d'initiative : 7")
+    expect(console.locator("#requests")).to_contain_text(
+        "Lysandre Vey a lancé son dé d'initiative : 7"
+    )
     # The console shows both answers: it is at the latest version, its button will hold.
     expect(console.locator("#requests")).to_contain_text("Ysolde a lancé son dé d'initiative")
     shoot(console, f"request-{t.system}-console-initiative")

@@ -89,3 +89,24 @@ def test_a_defence_an_attack_with_eclat_and_the_initiative_answered_from_phones(
     assert initiative_round(console, phone, other, t) <= 3
     errors = console.console_errors + phone.console_errors + other.console_errors
     assert errors == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_request_reaching_a_phone_nobody_touched_yet_makes_no_console_error(open_page):
+    """A phone opened from a link has had no tap: the browser refuses to vibrate it and
+    says so in the console. The buzz waits for the page's first tap.
+
+    Nothing here looks into the untouched page before the buzz: Playwright's evaluations
+    (its ``expect`` included) count as a user's gesture, which the page would then have had."""
+    t = table("ew")
+    console, phone, _other = open_table(open_page, t)
+    untouched = phone.context.new_page()  # the table link opened again: no tap on it
+    errors = []
+    untouched.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    untouched.goto(phone.url, wait_until="networkidle")
+    panel = f"/rencontres/{t.encounter.pk}/a-toi/"
+    with untouched.expect_response(lambda response: panel in response.url):
+        send_defence(console, t)
+    untouched.wait_for_timeout(500)  # the panel settles, then the buzz
+    expect(untouched.locator("#my-turn .request-card")).to_contain_text("Garnier t'attaque")
+    assert errors == []
