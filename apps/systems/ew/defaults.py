@@ -4,9 +4,10 @@ fighter made at its latest attack of the fight, so that a repeat is one tap."""
 
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
-from apps.compendium.models import EW_MELEE_KINDS
+from apps.compendium.models import EW_MELEE_KINDS, EwWeapon, EwWeaponKind
 from apps.core.refusals import rules_message
 from apps.encounters.kit import is_out
 from apps.encounters.models import Combatant, Encounter
@@ -75,16 +76,30 @@ def matching_specialty_id(sheet, weapon_id: int | None) -> int | None:
     return rank.pk if rank else None
 
 
-def best_melee_rank(sheet):
-    """The defender's best specialty to defend with: its melee weapons' and that of bare
-    hands, always at hand."""
+def defence_ranks(sheet) -> list:
+    """The specialties a fighter may defend actively with: the rules add the specialty of
+    the defender's weapon ("combat + spécialité arme défenseur"), so those of its melee
+    weapons and that of bare hands, always at hand — not Médecine or Investigation."""
     melee = {w.specialty_id for w in sheet.weapons.all() if w.kind in EW_MELEE_KINDS}
-    ranks = [
+    return [
         r
         for r in sheet.specialties.all()
         if r.specialty_id in melee or getattr(r, "bare_hands", False)
     ]
-    return max(ranks, key=lambda r: r.level, default=None)
+
+
+def may_defend_with(sheet, rank_id: int) -> bool:
+    """Whether the rank is one of ``defence_ranks`` — asked of the database in one query,
+    for an answer whose sheet has no gear loaded."""
+    melee = sheet.weapons.filter(kind__in=EW_MELEE_KINDS).values("specialty")
+    fists = EwWeapon.objects.filter(kind=EwWeaponKind.FISTS, specialty=OuterRef("specialty"))
+    ranks = sheet.specialties.filter(pk=rank_id)
+    return ranks.filter(Q(specialty__in=melee) | Q(Exists(fists))).exists()
+
+
+def best_melee_rank(sheet):
+    """The defender's best specialty to defend with (``defence_ranks``)."""
+    return max(defence_ranks(sheet), key=lambda r: r.level, default=None)
 
 
 def defence_refusal(target: Combatant | None, house) -> str | None:

@@ -40,6 +40,7 @@ from apps.encounters.models import Combatant, Encounter, Event, Status
 from apps.systems import get_system
 
 from .combat import AttackChoice, ew_attack_step, plan_attack, prefetch_posted_gear
+from .defaults import defence_ranks, may_defend_with
 from .table_tests import TestChoice, ew_test_step, plan_test
 
 NO_DEFENCE = "none"
@@ -229,13 +230,13 @@ def _test_panel(encounter, combatant, request: dict, params) -> dict:
 
 
 def _defence_options(encounter, choice, fighters, target) -> list[Option]:
-    values = [NO_DEFENCE, "active:"]
-    values += [f"active:{rank.pk}" for rank in target.character.ew.specialties.all()]
+    ranks = defence_ranks(target.character.ew)
+    values = [NO_DEFENCE, "active:", *(f"active:{rank.pk}" for rank in ranks)]
     labels = {
         NO_DEFENCE: _("Pas de défense active"),
         "active:": _("Défense active, sans spécialité"),
     }
-    for rank in target.character.ew.specialties.all():
+    for rank in ranks:
         labels[f"active:{rank.pk}"] = _("Défense active : %(name)s (%(level)s)") % {
             "name": rank.specialty.name,
             "level": rank.level,
@@ -317,6 +318,7 @@ def answer(
         choice, eclat = _choice_of(request), False  # as the GM set it up
     elif request["kind"] == DEFENCE:
         choice = defence_choice(request, value or NO_DEFENCE)
+        _check_defence_rank(choice, combatant)
         eclat = False
     else:
         choice, eclat = _choice_of(request), value == "eclat"
@@ -329,6 +331,20 @@ def answer(
         request_of=combatant,
         eclat_if_missed=eclat,
     )
+
+
+def _check_defence_rank(choice: AttackChoice, defender: Combatant) -> None:
+    """The player defends with one of the specialties the rules allow (``defence_ranks``).
+    The GM's own attack form lists every specialty: there the GM rules."""
+    rank_id = choice.defence_specialty_id
+    if rank_id is not None and not may_defend_with(defender.character.ew, rank_id):
+        raise EncounterError(
+            _(
+                "Cette spécialité ne sert pas à se défendre : seules celles de tes armes de "
+                "contact et du corps à corps comptent."
+            ),
+            "choice",
+        )
 
 
 def _lock(encounter_id: int, by, combatant_id: int, other_id: int | None) -> Fight:
