@@ -115,6 +115,11 @@ class Character(models.Model):
         return self.kind == Kind.PC
 
     @property
+    def has_player(self) -> bool:
+        """A PC someone plays: their phone can be asked its rolls."""
+        return self.is_pc and self.owner_id is not None
+
+    @property
     def sheet(self) -> models.Model | None:
         """The sheet of the campaign's system (None only while it is being created)."""
         try:

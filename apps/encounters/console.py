@@ -250,9 +250,7 @@ def console_context(
         "asks_new_round": rolls_new_round(encounter, combatants),
         "waiting": waiting(combatants),
         # Players not yet asked for their initiative (the button goes once all are).
-        "to_ask": any(
-            c.character.is_pc and c.character.owner_id and not c.request for c in combatants
-        ),
+        "to_ask": any(c.character.has_player and not c.request for c in combatants),
         "live_url": reverse("encounters:changes", args=[encounter.pk]),
         "gm": True,
         "folded_rows": len(light or ()),

@@ -48,7 +48,7 @@ def kind_label(kind: str) -> str:
 
 def open_request(step: Step, combatant: Combatant, kind: str, **data) -> dict:
     """Open a request of ``kind`` for the fighter's player, as part of ``step``."""
-    if not combatant.character.is_pc or combatant.character.owner_id is None:
+    if not combatant.character.has_player:
         raise EncounterError(
             _("%(name)s n'a pas de joueur : le MJ lance pour lui.")
             % {"name": combatant.character.name}
@@ -183,7 +183,7 @@ def request_initiative(*, encounter_id: int, version: int | None, by) -> Event:
     asked = []
     for combatant in _present_with_sheets(encounter):
         character = combatant.character
-        if character.is_pc and character.owner_id and not combatant.request:
+        if character.has_player and not combatant.request:
             open_request(step, combatant, INITIATIVE)
             asked.append({"combatant": combatant.pk, "name": character.name})
     if not asked:

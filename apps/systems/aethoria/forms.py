@@ -258,6 +258,8 @@ class AethoriaAttackForm(PlanForm):
         # Unbound, the form shows the target its first odds are drawn for.
         self.target_id = target.pk if target else None
         self.fields["target"].initial = self.target_id
+        # "Défense au joueur" only for a target someone plays (an NPC's is the GM's).
+        self.target_has_player = bool(target and target.character.has_player)
         # The gear of the two fighters only (fixed queries), whatever the size of the fight.
         prefetch_gear(encounter, [attacker, target])
         weapons = [

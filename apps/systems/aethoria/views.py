@@ -153,8 +153,9 @@ def aethoria_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> Templat
         return _odds(request, "aethoria-attack-odds", form)
     valid = form.is_valid()
     context = {"form": form, "plan": form.plan if valid else None, "encounter": encounter}
-    # The page takes the odds box (and the parrying items) out of this form: its refusals
-    # are said in the box.
+    context["house"] = encounter.campaign.house()  # which request buttons come first
+    # The page takes the odds box (the parrying items, the request buttons) out of this
+    # form: its refusals are said in the box.
     context["odds_only"] = True
     return TemplateResponse(request, f"{ACTIONS}#aethoria-attack-form", context)
 

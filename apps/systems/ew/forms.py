@@ -78,6 +78,8 @@ class EwAttackForm(VersionForm):
         # Unbound, the form shows the target its first odds are drawn for.
         self.target_id = target.pk if target else None
         self.fields["target"].initial = self.target_id
+        # "Défense au joueur" only for a target someone plays (an NPC's is the GM's).
+        self.target_has_player = bool(target and target.character.has_player)
         prefetch_gear(encounter, [attacker, target])
         if self.is_bound:
             self._redraw_for_target(target, house)

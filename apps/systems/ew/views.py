@@ -74,8 +74,9 @@ def ew_attack_odds(request: HtmxHttpRequest, encounter_id: int) -> TemplateRespo
         return HttpResponse(status=204)
     valid = form.is_valid()
     context = {"form": form, "plan": form.plan if valid else None, "encounter": encounter}
-    # The page takes the odds box and the defence block out of this form: the refusals of
-    # the other fields are said in the box.
+    context["house"] = encounter.campaign.house()  # which request buttons come first
+    # The page takes the odds box, the defence block and the request buttons out of this
+    # form: the refusals of the other fields are said in the box.
     context["odds_only"] = True
     return TemplateResponse(request, f"{ACTIONS}#ew-attack-form", context)
 
