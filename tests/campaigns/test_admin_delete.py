@@ -2,12 +2,9 @@
 a character that fought still cannot be deleted on its own (its fights' history names it)."""
 
 import pytest
-from django.conf import global_settings
-from django.core.management import call_command
 from django.db.models import RestrictedError
 from django.urls import reverse
 
-from apps.accounts.models import User
 from apps.campaigns.models import Campaign
 from apps.characters.models import Character, XpEntry
 from apps.characters.services import character_delete
@@ -15,6 +12,7 @@ from apps.characters.services.pools import CharacterInUse
 from apps.characters.services.xp import xp_award, xp_award_cancel
 from apps.encounters import services
 from apps.encounters.models import Combatant, Encounter
+from tests.demo_data import load_demo
 
 pytestmark = pytest.mark.django_db
 
@@ -22,11 +20,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def played(settings):
     """Both demo campaigns, their fights started and a PC's XP award taken back."""
-    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS[:1]
-    call_command("seed", verbosity=0)
-    settings.DEBUG = True  # the demo accounts are for development only
-    call_command("demo", verbosity=0)
-    gm = User.objects.get(username="mj")
+    gm = load_demo(settings)
     for encounter in Encounter.objects.all():
         services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
     for campaign in Campaign.objects.all():

@@ -10,14 +10,13 @@ from urllib.parse import quote
 
 import psycopg
 import pytest
-from django.conf import global_settings
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from apps.accounts.models import User
 from apps.core.backups import tables
 from apps.encounters import services
 from apps.encounters.models import Encounter
+from tests.demo_data import load_demo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,14 +61,9 @@ def empty_database():
 
 @pytest.fixture
 def demo_data(settings):
-    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS[:1]
-    call_command("seed", verbosity=0)
-    settings.DEBUG = True  # the demo accounts are for development only
-    call_command("demo", verbosity=0)
+    gm = load_demo(settings)
     encounter = Encounter.objects.get(campaign__system="ew")
-    services.encounter_start(
-        encounter_id=encounter.pk, version=None, by=User.objects.get(username="mj")
-    )
+    services.encounter_start(encounter_id=encounter.pk, version=None, by=gm)
 
 
 def test_a_dump_of_the_demo_restores_into_an_empty_database_table_for_table(
