@@ -8,8 +8,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.characters.models import EwSpecialtyRank
+from apps.compendium.models import EwWeaponKind
 from apps.encounters.models import Event
-from tests.compendium.factories import EwSpecialtyFactory
+from apps.systems.ew.defaults import may_defend_with
+from tests.compendium.factories import EwSpecialtyFactory, EwWeaponFactory
 from tests.encounters.request_fixtures import table
 
 pytestmark = pytest.mark.django_db
@@ -277,23 +279,27 @@ def test_a_test_goes_to_its_player_with_its_chance_and_an_eclat_on_a_failure(cli
 
 def test_the_phone_offers_only_the_specialties_the_rules_defend_with(client):
     """EW adds the defender's weapon specialty ("combat + spécialité arme défenseur"):
-    Lysandre's knife's specialty is offered, her Médecine is not, and a forged answer with
-    it is refused in French, nothing played."""
+    Lysandre's knife's and bare hands' specialties are offered, her Médecine is not, and a
+    forged answer with it is refused in French, nothing played."""
     t = table()
     sheet = t.lysandre.character.ew
     knife = sheet.specialties.get()
+    fists = EwWeaponFactory(kind=EwWeaponKind.FISTS, damage_bonus=0)  # bare hands
+    brawl = EwSpecialtyRank.objects.create(sheet=sheet, specialty=fists.specialty, level=1)
     medicine = EwSpecialtyRank.objects.create(
         sheet=sheet, specialty=EwSpecialtyFactory(name="Médecine"), level=5
     )
     request = send_defence(client, t)
     client.force_login(t.lysandre_player)
     page = client.get(t.url("request_panel"), **HTMX).text
-    assert f'value="active:{knife.pk}"' in page
+    assert f'value="active:{knife.pk}"' in page and f'value="active:{brawl.pk}"' in page
     assert f'value="active:{medicine.pk}"' not in page and "Médecine" not in page
     version = t.refresh().encounter.version
     response = answer(client, t, request, choice=f"active:{medicine.pk}", dice="app")
     assert "ne sert pas à se défendre" in response.text
     assert t.refresh().encounter.version == version
     assert t.lysandre.request["id"] == request["id"]
+    # The answer's own check agrees with the panel (bare hands included).
+    assert may_defend_with(sheet, brawl.pk) and may_defend_with(sheet, knife.pk)
     response = answer(client, t, request, choice=f"active:{knife.pk}", dice="app")
     assert "est joué" in response.text
