@@ -12,7 +12,7 @@ from apps.encounters import services
 from apps.encounters.models import Encounter
 from apps.systems.ew.combat import AttackChoice, ew_attack
 from tests.asgi_server import serve_asgi, session_cookie
-from tests.e2e.conftest import ACTION_TIMEOUT_MS, DESKTOP, PHONE, screenshot
+from tests.e2e.conftest import ACTION_TIMEOUT_MS, DESKTOP, LIVE_SETUP_TIMEOUT_MS, PHONE, screenshot
 from tests.encounters.factories import add_player, campaign_with_gm, ew_fighter, started_duel
 
 
@@ -65,7 +65,9 @@ def _phone(browser, url, user, path, checks):
     # The stream is open once the page's first check (sent when it opens) is answered: wait
     # for it, so that it is not counted later as a check the idle page sent. A set-up step,
     # given time: once in a whole suite on a busy machine it took more than 10 s.
-    with page.expect_response(lambda response: _is_check(response.url), timeout=30_000):
+    with page.expect_response(
+        lambda response: _is_check(response.url), timeout=LIVE_SETUP_TIMEOUT_MS
+    ):
         page.goto(url + path)
     return page
 

@@ -13,7 +13,7 @@ from apps.core import push
 from apps.encounters import services
 from apps.systems.ew.combat import AttackChoice, ew_attack
 from tests.asgi_server import serve_asgi, session_cookie
-from tests.e2e.conftest import ACTION_TIMEOUT_MS, DESKTOP, screenshot
+from tests.e2e.conftest import ACTION_TIMEOUT_MS, DESKTOP, LIVE_SETUP_TIMEOUT_MS, screenshot
 from tests.e2e.test_live_push import _fight, _phone, _strike
 from tests.stall_proxy import stall_proxy
 
@@ -66,7 +66,9 @@ def _console(browser, url: str, gm, path: str):
     page = context.new_page()
     page.set_default_timeout(ACTION_TIMEOUT_MS)
     # The stream opens, then the page checks: on a loaded machine that may take a while.
-    with page.expect_response(lambda response: "/nouveautes/" in response.url, timeout=30_000):
+    with page.expect_response(
+        lambda response: "/nouveautes/" in response.url, timeout=LIVE_SETUP_TIMEOUT_MS
+    ):
         page.goto(url + path)
     return page
 
