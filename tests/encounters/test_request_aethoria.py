@@ -118,8 +118,7 @@ def test_answering_costs_no_more_queries_than_the_gms_attack(client):
     assert len(steps) <= 8, "\n".join(q["sql"][:150] for q in steps)
 
 
-def test_the_pcs_attack_goes_to_its_player_with_fatigue_dice_and_physical_dice(client):
-    t = table("aethoria", first="lysandre")
+def send_attack(client, t):
     client.force_login(t.gm)
     weapon = t.lysandre.character.aethoria.weapons.first()
     data = {
@@ -136,7 +135,12 @@ def test_the_pcs_attack_goes_to_its_player_with_fatigue_dice_and_physical_dice(c
         "request_kind": "attack",
     }
     assert client.post(t.url("aethoria_request"), data, **HTMX).status_code == 200
-    request = t.refresh().lysandre.request
+    return t.refresh().lysandre.request
+
+
+def test_the_pcs_attack_goes_to_its_player_with_fatigue_dice_and_physical_dice(client):
+    t = table("aethoria", first="lysandre")
+    request = send_attack(client, t)
     assert request["kind"] == "attack"
     client.force_login(t.lysandre_player)
     panel = client.get(t.url("request_panel"), {"fatigue": 2}, **HTMX).content.decode()
@@ -158,26 +162,6 @@ def test_the_pcs_attack_goes_to_its_player_with_fatigue_dice_and_physical_dice(c
     client.post(t.url("undo"), {"version": t.refresh().encounter.version}, **HTMX)
     sheet.refresh_from_db()
     assert sheet.fatigue_physical == fatigue
-
-
-def send_attack(client, t):
-    client.force_login(t.gm)
-    weapon = t.lysandre.character.aethoria.weapons.first()
-    data = {
-        "version": t.encounter.version,
-        "attacker": t.lysandre.pk,
-        "target": t.npc.pk,
-        "mode": "attack",
-        "weapon": weapon.pk,
-        "defence": "none",
-        "modifier": 0,
-        "fatigue": 0,
-        "defence_fatigue": 0,
-        "damage_fatigue": 0,
-        "request_kind": "attack",
-    }
-    assert client.post(t.url("aethoria_request"), data, **HTMX).status_code == 200
-    return t.refresh().lysandre.request
 
 
 def test_the_player_types_the_weapons_damage_dice_the_bonus_dice_are_the_apps(client):
